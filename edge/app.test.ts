@@ -1,0 +1,89 @@
+import { SELF } from "cloudflare:test";
+import { createClient, type Transport } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-web";
+import { describe, expect, it } from "vitest";
+import { CompactTxStreamer } from "../proto/index.ts";
+
+// connect-web asks fetch for redirect:"error", which workerd's test fetcher rejects.
+const selfFetch: typeof fetch = (input, init) =>
+  SELF.fetch(input as RequestInfo, { ...init, redirect: "manual" } as RequestInit);
+
+const transports: Record<string, Transport> = {
+  "gRPC-web": createGrpcWebTransport({ baseUrl: "https://edge.test", fetch: selfFetch }),
+  "Connect (proto)": createConnectTransport({
+    baseUrl: "https://edge.test",
+    fetch: selfFetch,
+    useBinaryFormat: true,
+  }),
+  "Connect (JSON)": createConnectTransport({ baseUrl: "https://edge.test", fetch: selfFetch }),
+};
+
+describe.each(Object.entries(transports))("GetLightdInfo over %s", (_name, transport) => {
+  it("answers with the configured vendor and protocol version", async () => {
+    const client = createClient(CompactTxStreamer, transport);
+    const info = await client.getLightdInfo({});
+    expect(info.vendor).toBe("lightedge");
+    expect(info.chainName).toBe("main");
+    expect(info.taddrSupport).toBe(true);
+    expect(info.lightwalletProtocolVersion).toBe("v0.5.0");
+  });
+});
+
+describe("CORS", () => {
+  it("answers a gRPC-web preflight from any origin with the headers browsers send", async () => {
+    const res = await SELF.fetch("https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetLightdInfo", {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://wallet.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,x-grpc-web,x-user-agent,grpc-timeout",
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const allowed = res.headers.get("access-control-allow-headers") ?? "";
+    for (const h of [
+      "content-type",
+      "x-grpc-web",
+      "x-user-agent",
+      "grpc-timeout",
+      "connect-protocol-version",
+      "connect-timeout-ms",
+    ]) {
+      expect(allowed).toContain(h);
+    }
+  });
+
+  it("exposes grpc-status and grpc-message on responses", async () => {
+    const res = await SELF.fetch("https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetLightdInfo", {
+      method: "POST",
+      headers: {
+        origin: "https://wallet.example",
+        "content-type": "application/grpc-web+proto",
+        "x-grpc-web": "1",
+      },
+      body: new Uint8Array([0, 0, 0, 0, 0]),
+    });
+    expect(res.status).toBe(200);
+    const exposed = res.headers.get("access-control-expose-headers") ?? "";
+    for (const h of ["grpc-status", "grpc-message", "grpc-status-details-bin"]) expect(exposed).toContain(h);
+    await res.arrayBuffer();
+  });
+});
+
+describe("GetTaddressBalanceStream", () => {
+  it("is Unimplemented at the edge and points at GetTaddressBalance", async () => {
+    const res = await SELF.fetch(
+      "https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetTaddressBalanceStream",
+      {
+        method: "POST",
+        headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" },
+        body: new Uint8Array([0, 0, 0, 0, 0]),
+      },
+    );
+    const body = new Uint8Array(await res.arrayBuffer());
+    const text = new TextDecoder().decode(body);
+    expect(res.headers.get("grpc-status") ?? text).toMatch(/12/);
+    expect(decodeURIComponent(res.headers.get("grpc-message") ?? text)).toContain("GetTaddressBalance");
+  });
+});

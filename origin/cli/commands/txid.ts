@@ -1,0 +1,10 @@
+import type { Command } from "../command.ts";
+
+export const command: Command = {
+  summary: "(not built yet)",
+  help: "lightedge txid — not built yet.",
+  run: async () => {
+    process.stderr.write("lightedge txid: not built yet\n");
+    return 1;
+  },
+};

@@ -1,0 +1,34 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// Two projects: Node (origin, proto, integration tests) and workerd (the edge worker, with the
+// real R2 binding declared in wrangler.toml).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: [
+            "origin/**/*.test.ts",
+            "proto/**/*.test.ts",
+            "test/**/*.test.ts",
+            "bench/**/*.test.ts",
+            "infra/**/*.test.ts",
+          ],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        test: {
+          name: "workers",
+          include: ["edge/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
