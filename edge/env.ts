@@ -1,6 +1,8 @@
-// Every binding and var the worker reads, declared once. Each is commented in wrangler.toml.
+// Every binding and var the worker reads, declared once. Each is commented in wrangler.toml and
+// named identically in infra/ (infra/names.json lists them; a test checks all three agree).
 export interface Env {
-  /** Comma-separated networks served; the first is the default. */
+  // ── what this deployment serves ──
+  /** Comma-separated networks served ("mainnet", "testnet", "regtest"); the first is the default. */
   NETWORKS: string;
   /** LightdInfo.vendor. */
   VENDOR: string;
@@ -8,6 +10,32 @@ export interface Env {
   VERSION: string;
   /** LightdInfo.donationAddress; empty for none. */
   DONATION_ADDRESS: string;
-  /** R2 bucket holding sealed ranges and head objects. */
-  BLOCKS: R2Bucket;
+
+  // ── where sealed ranges are read from (first configured wins: BLOCKS, then S3, then public URL) ──
+  /** R2 bucket holding sealed ranges and head objects (binding). */
+  BLOCKS?: R2Bucket;
+  /** Key prefix inside the bucket ("" for none). */
+  STORE_PREFIX?: string;
+  /** S3-compatible endpoint for the S3 reader, e.g. https://<account>.r2.cloudflarestorage.com. */
+  S3_ENDPOINT?: string;
+  /** Bucket name for the S3 reader. */
+  S3_BUCKET?: string;
+  /** Region for SigV4 ("auto" for R2). */
+  S3_REGION?: string;
+  /** Secret: S3 access key id. */
+  S3_ACCESS_KEY_ID?: string;
+  /** Secret: S3 secret access key. */
+  S3_SECRET_ACCESS_KEY?: string;
+  /** Public base URL of the bucket or a CDN in front of it (plain fetch, no signing). */
+  STORE_PUBLIC_URL?: string;
+
+  // ── the origin (tail blocks, node-only RPCs) ──
+  /** Origin base URL, e.g. https://origin.example.com:9067. Empty: storage only. */
+  ORIGIN_URL?: string;
+  /** Secret: shared secret sent to the origin in the x-lightedge-secret header. */
+  ORIGIN_SECRET?: string;
+
+  // ── caching ──
+  /** Seconds the head object is cached in the isolate (≤ 2 keeps GetLatestBlock fresh). */
+  HEAD_CACHE_SECONDS?: string;
 }

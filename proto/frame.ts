@@ -1,0 +1,36 @@
+/**
+ * A frame is one message as it travels in a gRPC-web or Connect stream: a flag byte, a 4-byte
+ * big-endian length, then the protobuf bytes. Sealed ranges store block messages already framed,
+ * so any contiguous run of frames is a ready response body.
+ */
+export const FRAME_HEADER_BYTES = 5;
+
+/** Flag byte of a data frame (uncompressed message). */
+export const FLAG_DATA = 0x00;
+/** gRPC-web: the frame carries trailers (HTTP/1-style header lines). */
+export const FLAG_GRPC_WEB_TRAILER = 0x80;
+/** Connect streaming: the frame carries the end-of-stream JSON. */
+export const FLAG_CONNECT_END_STREAM = 0x02;
+
+/** Frames a message: flag byte + big-endian length + bytes. */
+export function encodeFrame(message: Uint8Array, flag: number = FLAG_DATA): Uint8Array {
+  const out = new Uint8Array(FRAME_HEADER_BYTES + message.length);
+  out[0] = flag;
+  new DataView(out.buffer).setUint32(1, message.length, false);
+  out.set(message, FRAME_HEADER_BYTES);
+  return out;
+}
+
+/** Splits a buffer of whole frames into [flag, message] pairs; throws on a torn frame. */
+export function* decodeFrames(bytes: Uint8Array): Generator<{ flag: number; message: Uint8Array }> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  while (at < bytes.length) {
+    if (at + FRAME_HEADER_BYTES > bytes.length) throw new RangeError(`torn frame header at byte ${at}`);
+    const length = view.getUint32(at + 1, false);
+    const end = at + FRAME_HEADER_BYTES + length;
+    if (end > bytes.length) throw new RangeError(`torn frame at byte ${at}: needs ${length} bytes`);
+    yield { flag: bytes[at]!, message: bytes.subarray(at + FRAME_HEADER_BYTES, end) };
+    at = end;
+  }
+}
