@@ -1,0 +1,75 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { latencySummary } from "./stats.ts";
+
+const run = promisify(execFile);
+
+export interface LoadRequest {
+  method: "GET" | "POST";
+  path: string;
+  headers: Record<string, string>;
+  bodyBase64?: string;
+}
+
+export interface LoadSpec {
+  baseUrl: string;
+  /** Requests are taken round-robin from a per-client offset, so clients spread over them. */
+  requests: LoadRequest[];
+  clients: number;
+  /** Closed loop for this long… */
+  durationMs?: number;
+  /** …or this many requests per client. */
+  requestsPerClient?: number;
+  /** Parse gRPC-web/Connect frames: count blocks and check the end-of-stream status. */
+  countFrames?: boolean;
+}
+
+export interface LoadChildResult {
+  requests: number;
+  errors: number;
+  bytes: number;
+  frames: number;
+  latenciesMs: number[];
+  errorSamples: string[];
+}
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  bytes: number;
+  frames: number;
+  elapsedSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errorSamples: string[];
+}
+
+const childScript = new URL("./load-child.ts", import.meta.url).pathname;
+
+/** Runs the load in separate processes (≤ 4), so the generator's CPU is never the server's. */
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const processes = Math.min(4, spec.clients);
+  const started = performance.now();
+  const parts = await Promise.all(
+    Array.from({ length: processes }, (_, p) => {
+      const clients = Math.floor(spec.clients / processes) + (p < spec.clients % processes ? 1 : 0);
+      const clientOffset = p * Math.ceil(spec.clients / processes);
+      return run(process.execPath, [childScript, JSON.stringify({ ...spec, clients, clientOffset })], {
+        maxBuffer: 256 * 1024 * 1024,
+      }).then(({ stdout }) => JSON.parse(stdout) as LoadChildResult);
+    }),
+  );
+  const elapsedSec = (performance.now() - started) / 1000;
+  const latencies = parts.flatMap((p) => p.latenciesMs);
+  const { p50Ms, p99Ms } = latencySummary(latencies);
+  return {
+    requests: parts.reduce((a, p) => a + p.requests, 0),
+    errors: parts.reduce((a, p) => a + p.errors, 0),
+    bytes: parts.reduce((a, p) => a + p.bytes, 0),
+    frames: parts.reduce((a, p) => a + p.frames, 0),
+    elapsedSec,
+    p50Ms,
+    p99Ms,
+    errorSamples: parts.flatMap((p) => p.errorSamples).slice(0, 5),
+  };
+}

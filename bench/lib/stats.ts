@@ -1,0 +1,31 @@
+/** Percentile (nearest-rank) of a list of numbers; NaN for an empty list. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+/** p50/p99 summary in milliseconds from durations in milliseconds. */
+export function latencySummary(ms: readonly number[]): { p50Ms: number; p99Ms: number; n: number } {
+  return { p50Ms: round(percentile(ms, 50)), p99Ms: round(percentile(ms, 99)), n: ms.length };
+}
+
+/** Rounds to 3 significant decimals for reports. */
+export function round(x: number, digits = 3): number {
+  if (!Number.isFinite(x)) return x;
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** Deterministic PRNG (mulberry32) so "seeded random starts" repeat across runs. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
