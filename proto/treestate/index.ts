@@ -1,0 +1,40 @@
+/**
+ * Tree states as stored and served: the legacy `finalState` codec (both node styles), the compact
+ * frontier, and the per-range stored object. Pure code shared by the origin and the edge.
+ */
+export { bigintToLeBytes, bytesEqual, fromHex, leBytesToBigint, toHex } from "./bytes.ts";
+export {
+  compactFrontierLength,
+  decodeCompactFrontier,
+  encodeCompactFrontier,
+  slotsForSize,
+} from "./compact-frontier.ts";
+export {
+  type FinalStateStyle,
+  type LegacyTree,
+  legacyTreeSize,
+  MAX_PARENTS,
+  parseFinalState,
+  serializeFinalState,
+  trimParents,
+} from "./legacy-tree.ts";
+export {
+  decodeTreeStateRange,
+  encodeTreeStateRange,
+  type TreeStateBlock,
+  type TreeStateRange,
+  type TreeStateRangeInput,
+  type TreeStateView,
+  treeStateAt,
+  treeStateFromParts,
+} from "./range-codec.ts";
+export {
+  decodeTreeStateEntry,
+  entryByteRange,
+  readHeader as decodeTreeStateHeader,
+  TREESTATE_ENTRY_BYTES,
+  TREESTATE_HEADER_BYTES,
+  type TreeStateEntry,
+  type TreeStateHeader,
+} from "./range-layout.ts";
+export { decodeRecord, type PoolTrees } from "./range-record.ts";
