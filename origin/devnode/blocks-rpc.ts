@@ -1,0 +1,83 @@
+import { faults } from "./rpc-error.ts";
+import type { DevBlock, DevChain } from "./types.ts";
+
+/** Recently rendered blocks: getblock 0 and 1 for the same hash arrive together (by hash). */
+export interface BlockCache {
+  get(chain: DevChain, height: number): CachedBlock;
+}
+
+/** A block with its `getblock 0` result pre-rendered as JSON bytes (a quoted hex string). */
+export type CachedBlock = DevBlock & { hexJson: Buffer };
+
+/** A result already rendered as JSON: written to the socket as is, never re-stringified. */
+export class RenderedJson {
+  readonly bytes: Buffer;
+  constructor(bytes: Buffer) {
+    this.bytes = bytes;
+  }
+}
+
+export function createBlockCache(limit = 512): BlockCache {
+  const cache = new Map<string, CachedBlock>();
+  return {
+    get(chain, height) {
+      const hash = chain.hashAt(height);
+      const hit = cache.get(hash);
+      if (hit) return hit;
+      const block = chain.block(height);
+      // Hex has nothing to escape, so the JSON string is just quotes around it (latin1 = 1 byte/char).
+      const hexJson = Buffer.allocUnsafe(block.raw.length * 2 + 2);
+      hexJson[0] = 0x22;
+      hexJson.write(block.raw.toString("hex"), 1, "latin1");
+      hexJson[hexJson.length - 1] = 0x22;
+      const b: CachedBlock = { ...block, hexJson };
+      cache.set(hash, b);
+      if (cache.size > limit) cache.delete(cache.keys().next().value!);
+      return b;
+    },
+  };
+}
+
+/** Height for getblock's first parameter: a height (number or numeric string) or a display hash. */
+export function resolveBlock(chain: DevChain, tip: number, id: unknown): number {
+  if (typeof id === "number" || (typeof id === "string" && /^\d{1,10}$/.test(id))) {
+    const h = Number(id);
+    if (!Number.isSafeInteger(h) || h < chain.base || h > tip) throw faults.blockNotFound();
+    return h;
+  }
+  if (typeof id !== "string") throw faults.invalidParams("invalid block hash or height");
+  const h = chain.heightOf(id.toLowerCase());
+  if (h === undefined || h > tip) throw faults.blockNotFound();
+  return h;
+}
+
+/** getblock verbosity 1, zebrad's field set (trees lists pools with a non-empty tree). */
+export function verboseBlock(chain: DevChain, tip: number, b: DevBlock): Record<string, unknown> {
+  const trees: Record<string, { size: number }> = {};
+  if (b.treeSizes.sapling > 0) trees.sapling = { size: b.treeSizes.sapling };
+  if (b.treeSizes.orchard > 0) trees.orchard = { size: b.treeSizes.orchard };
+  if (b.treeSizes.ironwood > 0) trees.ironwood = { size: b.treeSizes.ironwood };
+  const header = b.raw;
+  const rev = (from: number) =>
+    Buffer.from(header.subarray(from, from + 32))
+      .reverse()
+      .toString("hex");
+  const out: Record<string, unknown> = {
+    hash: b.displayHash,
+    confirmations: tip - b.height + 1,
+    size: b.raw.length,
+    height: b.height,
+    version: header.readUInt32LE(0),
+    merkleroot: rev(36),
+    blockcommitments: rev(68),
+    tx: b.txids,
+    time: b.time,
+    nonce: rev(108),
+    bits: header.readUInt32LE(104).toString(16).padStart(8, "0"),
+    difficulty: 1.0,
+    trees,
+  };
+  if (b.height > 0) out.previousblockhash = b.prevDisplayHash;
+  if (b.height < tip) out.nextblockhash = chain.hashAt(b.height + 1);
+  return out;
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { scannedAddressIndex, syntheticAddressIndex } from "./address-index.ts";
+import { createBlockCache } from "./blocks-rpc.ts";
+import { createDevChain } from "./chain.ts";
+import { loadCorpusRun } from "./corpus.ts";
+import { createFaults } from "./fault-injection.ts";
+import { type NodeState, rememberTxids } from "./node-state.ts";
+import { createHandler } from "./server.ts";
+import type { DevChain, Network } from "./types.ts";
+
+export { knownScripts, scriptAddress } from "./address.ts";
+export { frontierSize } from "./corpus.ts";
+export type { DevBlock, DevChain, DevTreeSizes, Network } from "./types.ts";
+
+export interface DevNodeOptions {
+  port?: number;
+  host?: string;
+  network?: Network;
+  /** Synthetic chain of this many blocks (heights 0..blocks-1)… */
+  synthetic?: { blocks: number; seed: string };
+  /** …or a consecutive corpus run. */
+  corpus?: { dir: string; from: number; to: number };
+  /** Require HTTP basic auth with these credentials… */
+  auth?: { user: string; password: string };
+  /** …or write a zebrad-style cookie file (`__cookie__:<random>`) and require it. */
+  cookieFile?: string;
+}
+
+export interface DevNode {
+  url: string;
+  port: number;
+  chain: DevChain;
+  /** Resolves once every header hash is computed (the served tip grows until then). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a dev node: a zebrad-subset JSON-RPC server over a synthetic or corpus chain. */
+export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
+  const network = o.network ?? (o.corpus ? "mainnet" : "regtest");
+  const fixed = o.corpus ? loadCorpusRun(o.corpus.dir, network, o.corpus.from, o.corpus.to) : undefined;
+  const chain = createDevChain({
+    network,
+    seed: o.synthetic?.seed ?? "corpus",
+    blocks: o.synthetic?.blocks,
+    fixed,
+  });
+  const state: NodeState = {
+    chain,
+    blocks: createBlockCache(),
+    addresses: fixed ? scannedAddressIndex(corpusBlocks(fixed), network) : syntheticAddressIndex(chain),
+    mempool: new Map(),
+    txHeights: new Map(),
+    behind: 0,
+    tip: () => Math.min(chain.tip(), chain.hashed()),
+  };
+  if (fixed) for (let h = fixed.from; h <= fixed.to; h++) rememberTxids(state, h, fixed.get(h).txids);
+  const faults = createFaults();
+  let authHeader: string | undefined;
+  if (o.auth) authHeader = basic(`${o.auth.user}:${o.auth.password}`);
+  if (o.cookieFile) {
+    const cookie = `__cookie__:${randomBytes(24).toString("hex")}`;
+    writeFileSync(o.cookieFile, cookie, { mode: 0o600 });
+    authHeader = basic(cookie);
+  }
+  const server = http.createServer(
+    { keepAliveTimeout: 60_000 },
+    createHandler(state, faults, () => authHeader),
+  );
+  await new Promise<void>((resolve) => server.listen(o.port ?? 0, o.host ?? "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  let stopped = false;
+  const ready = new Promise<void>((resolve) => {
+    // Hash in slices so the server keeps answering while a long chain is prepared.
+    const step = () => (stopped || chain.advance(50) ? resolve() : setImmediate(step));
+    step();
+  });
+  return {
+    url: `http://${o.host ?? "127.0.0.1"}:${port}/`,
+    port,
+    chain,
+    ready,
+    close: () =>
+      new Promise<void>((resolve) => {
+        stopped = true;
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function basic(credentials: string): string {
+  return `Basic ${Buffer.from(credentials).toString("base64")}`;
+}
+
+function corpusBlocks(fixed: NonNullable<ReturnType<typeof loadCorpusRun>>) {
+  return Array.from({ length: fixed.to - fixed.from + 1 }, (_, i) => fixed.get(fixed.from + i));
+}

@@ -1,0 +1,104 @@
+import { computeTxid, merkleRoot } from "../chain/index.ts";
+import { knownScripts } from "./address.ts";
+import { type BlockRandom, blockRandom } from "./prng.ts";
+import { bip34Height, buildTx, type TxShape } from "./tx-builder.ts";
+
+/** Transactions of one synthetic block (coinbase first) with their wire txids. */
+export interface SyntheticBody {
+  txs: Uint8Array[];
+  wireTxids: Uint8Array[];
+  wireMerkleRoot: Uint8Array;
+  /** Note commitments this block adds per pool (tree size increments). */
+  added: { sapling: number; orchard: number; ironwood: number };
+}
+
+/** Block subsidy the coinbase pays (post-second-halving mainnet value; any constant would do). */
+export const COINBASE_VALUE = 156_250_000;
+export const scripts = knownScripts();
+
+/**
+ * Size mix, tuned to ~5–6 KB of compact data per block on average (issue 5): most blocks carry
+ * 0–4 ordinary transactions (~0.6 KB compact); 1 in 18 is a burst of 20–60 transactions, mostly
+ * Sapling outputs (~85 KB compact), like mainnet's 2022–23 output spam.
+ */
+function shapes(rand: BlockRandom, height: number): TxShape[] {
+  const burst = rand.int(18) === 0;
+  const count = burst ? 20 + rand.int(40) : rand.int(5);
+  const out: TxShape[] = [];
+  for (let i = 0; i < count; i++) {
+    const big = burst ? 1 + rand.int(15) : 1;
+    // Bursts are mostly v4 Sapling outputs (as mainnet's 2022–23 spam was).
+    const kind = burst && rand.int(10) < 6 ? 0 : rand.int(5);
+    const base: TxShape = {
+      version: 5,
+      vin: [],
+      vout: [],
+      saplingSpends: 0,
+      saplingOutputs: 0,
+      orchardActions: 0,
+      ironwoodActions: 0,
+      lockTime: i + 1, // keeps txids unique within the block
+      expiryHeight: height + 40,
+    };
+    if (kind === 0) out.push({ ...base, version: 4, saplingSpends: 1, saplingOutputs: 2 * big });
+    else if (kind === 1) out.push({ ...base, orchardActions: 2 * big });
+    else if (kind === 2) out.push({ ...base, version: 6, ironwoodActions: 2 * big });
+    else if (kind === 3) out.push({ ...base, version: 6, orchardActions: 2, ironwoodActions: 2 * big });
+    else out.push({ ...base, vin: [randomInput(rand)], vout: [payment(rand)], saplingOutputs: big });
+  }
+  return out;
+}
+
+function randomInput(rand: BlockRandom) {
+  return { wirePrevTxid: rand.bytes(32), index: rand.int(4), script: rand.bytes(106) };
+}
+
+/** Ordinary payments go to random P2PKH scripts: the known addresses receive only coinbases, which keeps address RPCs computable without scanning the chain. */
+function payment(rand: BlockRandom) {
+  return {
+    value: 10_000 + rand.int(1_000_000),
+    script: Uint8Array.from([0x76, 0xa9, 0x14, ...rand.bytes(20), 0x88, 0xac]),
+  };
+}
+
+/** The coinbase: BIP34 height, pays known address `height % 3` (v5, transparent only; same on every branch). */
+export function coinbaseShape(height: number): TxShape {
+  return {
+    version: 5,
+    vin: [
+      {
+        wirePrevTxid: new Uint8Array(32),
+        index: 0xffffffff,
+        script: Uint8Array.from([...bip34Height(height), 0x6c, 0x65]),
+      },
+    ],
+    vout: [{ value: COINBASE_VALUE, script: scripts[height % scripts.length]! }],
+    saplingSpends: 0,
+    saplingOutputs: 0,
+    orchardActions: 0,
+    ironwoodActions: 0,
+    lockTime: 0,
+    expiryHeight: height,
+  };
+}
+
+/** Generates block `height` on `branch` (0 = original chain; reorgs use new branch numbers). */
+export function syntheticBody(
+  seed: string,
+  height: number,
+  branch: number,
+  extra: Uint8Array[] = [],
+): SyntheticBody {
+  const rand = blockRandom(seed, height, branch);
+  const list = [coinbaseShape(height), ...shapes(rand, height)];
+  const added = { sapling: 0, orchard: 0, ironwood: 0 };
+  const txs = list.map((s) => {
+    added.sapling += s.saplingOutputs;
+    added.orchard += s.orchardActions;
+    added.ironwood += s.ironwoodActions;
+    return buildTx(s, rand);
+  });
+  txs.push(...extra);
+  const wireTxids = txs.map((t) => computeTxid(t));
+  return { txs, wireTxids, wireMerkleRoot: merkleRoot(wireTxids), added };
+}

@@ -1,0 +1,43 @@
+import type { Network } from "./address.ts";
+
+export type { Network };
+
+export interface DevTreeSizes {
+  sapling: number;
+  orchard: number;
+  ironwood: number;
+}
+
+/** One served block. Hashes and txids display order. */
+export interface DevBlock {
+  height: number;
+  displayHash: string;
+  prevDisplayHash: string;
+  time: number;
+  raw: Buffer;
+  txids: string[];
+  /** Tree sizes after this block. */
+  treeSizes: DevTreeSizes;
+}
+
+/** The chain a dev node serves; the JSON-RPC layer reads it, the control API changes it. */
+export interface DevChain {
+  readonly network: Network;
+  readonly synthetic: boolean;
+  /** Lowest height served (corpus runs start mid-chain). */
+  readonly base: number;
+  tip(): number;
+  /** Highest height whose hash is computed (hashing is sequential; see chain.ts). */
+  hashed(): number;
+  /** Hashes more blocks for about budgetMs; true once every block up to the tip is hashed. */
+  advance(budgetMs: number): boolean;
+  hashAt(height: number): string;
+  heightOf(displayHash: string): number | undefined;
+  block(height: number): DevBlock;
+  /** Tree sizes after `height` (hashed heights only; cheap). */
+  treeSizesAt(height: number): DevTreeSizes;
+  /** Appends k blocks; the first takes `mempool` transactions. */
+  mine(k: number, mempool?: Uint8Array[]): void;
+  /** Replaces the last d blocks with a new branch (new hashes from the fork point on). */
+  reorg(d: number): void;
+}

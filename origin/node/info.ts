@@ -1,0 +1,86 @@
+import { LightedgeError } from "../../proto/errors.ts";
+import { NodeRpcError } from "./errors.ts";
+import { hash, int, obj, optInt, str } from "./parse.ts";
+import type { NetworkUpgrade, NodeInfo } from "./ports.ts";
+
+const networkByChain: Record<string, NodeInfo["network"]> = {
+  main: "mainnet",
+  test: "testnet",
+  regtest: "regtest",
+};
+
+/** Sapling's consensus branch id (ZIP 205): LightdInfo.saplingActivationHeight reads it. */
+const saplingBranchId = "76b809bb";
+
+/**
+ * Blocks behind the estimated network height that still count as synced. zebrad's own
+ * "close to tip" notion is a few blocks; we allow a little more for estimate jitter.
+ */
+const syncSlackBlocks = 10;
+
+/** Builds NodeInfo from `getinfo` and `getblockchaininfo` results. */
+export function parseNodeInfo(getinfo: unknown, chainInfo: unknown): NodeInfo {
+  const gi = obj("getinfo", getinfo, "result");
+  const ci = obj("getblockchaininfo", chainInfo, "result");
+  const m = "getblockchaininfo";
+  const chain = str(m, ci.chain, "chain");
+  const network = networkByChain[chain];
+  if (network === undefined)
+    throw new LightedgeError("unsupported", "node-client.info", `node chain "${chain}" is unknown`);
+  const blocks = int(m, ci.blocks, "blocks");
+  const upgrades = parseUpgrades(ci.upgrades);
+  const estimatedHeight = Math.max(blocks, optInt(m, ci.estimatedheight, "estimatedheight", blocks));
+  const consensus = obj(m, ci.consensus ?? {}, "consensus");
+  return Object.freeze({
+    chain,
+    network,
+    blocks,
+    bestBlockHash: hash(m, ci.bestblockhash, "bestblockhash"),
+    estimatedHeight,
+    upgrades,
+    nextUpgrade: upgrades.find((u) => u.status === "pending"),
+    saplingActivationHeight: upgrades.find((u) => u.branchId === saplingBranchId)?.activationHeight ?? 0,
+    consensus: {
+      chaintip: String(consensus.chaintip ?? "00000000"),
+      nextblock: String(consensus.nextblock ?? "00000000"),
+    },
+    build: String(gi.build ?? ""),
+    subversion: String(gi.subversion ?? ""),
+    initialSync: ci.initialblockdownload === true || estimatedHeight - blocks > syncSlackBlocks,
+  });
+}
+
+function parseUpgrades(value: unknown): NetworkUpgrade[] {
+  const m = "getblockchaininfo";
+  const list = Object.entries(obj(m, value ?? {}, "upgrades")).map(([branchId, u]) => {
+    const o = obj(m, u, `upgrades.${branchId}`);
+    return {
+      branchId,
+      name: str(m, o.name, "upgrade name"),
+      activationHeight: int(m, o.activationheight, "activationheight"),
+      status: str(m, o.status, "upgrade status"),
+    };
+  });
+  return list.sort((a, b) => a.activationHeight - b.activationHeight);
+}
+
+/** Refuses a node on another chain than configured: indexing it would publish the wrong chain. */
+export function checkNetwork(info: NodeInfo, expected: NodeInfo["network"] | undefined): void {
+  if (expected === undefined || info.network === expected) return;
+  throw new NodeRpcError(
+    "bad-request",
+    "node-client.info",
+    `node is on ${info.network} (chain "${info.chain}") but lightedge is configured for ${expected}`,
+    { failure: "wrong-network" },
+  );
+}
+
+/** Refuses a node still in initial sync, for callers that need a synced node. */
+export function syncingError(info: NodeInfo): NodeRpcError {
+  return new NodeRpcError(
+    "unavailable",
+    "node-client.info",
+    `node is still syncing (height ${info.blocks} of about ${info.estimatedHeight})`,
+    { failure: "syncing", transient: true },
+  );
+}

@@ -1,0 +1,211 @@
+/**
+ * Role interfaces over a Zcash node (zebrad or zcashd JSON-RPC). The JSON-RPC client
+ * (`createNodeClient` in ./index.ts) implements all of them; tests and other backends may
+ * implement only the role they need. Hashes and txids are display order (byte-reversed hex, as
+ * RPC shows them) unless a name says `wire`. Values are zatoshi as safe integers.
+ *
+ * Errors are `LightedgeError`s: above-tip (height past the node's tip, node code −8), not-found
+ * (unknown hash/txid, node code −5), unavailable (connection refused, timeout, HTTP 429/503, node
+ * still syncing, auth failure), bad-request (node rejected the parameters), malformed (the node's
+ * answer does not have the expected shape). See ./errors.ts for the node-specific subclass.
+ */
+
+/** The node's best block. */
+export interface BlockTip {
+  height: number;
+  displayHash: string;
+}
+
+/** Note commitment tree sizes after a block (`getblock 1` → trees.*.size; absent means 0). */
+export interface TreeSizes {
+  sapling: number;
+  orchard: number;
+  ironwood: number;
+}
+
+/** One block: raw bytes (`getblock <hash> 0`) plus the metadata of `getblock <hash> 1`. */
+export interface NodeBlock {
+  raw: Uint8Array;
+  height: number;
+  displayHash: string;
+  /** All zeros for the genesis block. */
+  prevDisplayHash: string;
+  treeSizes: TreeSizes;
+  /** Block header time (Unix seconds). */
+  time: number;
+  /** Txids in block order, display hex (the parser need not compute them). */
+  txids: string[];
+}
+
+/** Reads the chain. `block` fetches by hash so a reorg cannot slip between the two calls. */
+export interface ChainSource {
+  bestBlock(): Promise<BlockTip>;
+  /** Display hash of the main-chain block at `height`; above-tip past the tip. */
+  blockHash(height: number): Promise<string>;
+  /** The block with this display hash; not-found when the node does not know it. */
+  block(displayHash: string): Promise<NodeBlock>;
+  /**
+   * Main-chain blocks `from..to` inclusive (ascending), fetched in JSON-RPC batches where the node
+   * allows. Hashes are resolved first, then every block is fetched by hash; callers still check
+   * prevHash linkage (a reorg between the two steps shows up as a break, never as a mix).
+   */
+  blocks(from: number, to: number): Promise<NodeBlock[]>;
+}
+
+/** A network upgrade as `getblockchaininfo` → upgrades lists it. */
+export interface NetworkUpgrade {
+  /** Consensus branch id, 8 hex digits (e.g. "76b809bb" for Sapling). */
+  branchId: string;
+  name: string;
+  activationHeight: number;
+  status: "active" | "pending" | "disabled" | string;
+}
+
+/** `getinfo` + `getblockchaininfo` essentials (for GetLightdInfo and start-up checks). */
+export interface NodeInfo {
+  /** "main" | "test" | "regtest" as the node names it. */
+  chain: string;
+  /** lightedge network name derived from `chain`. */
+  network: "mainnet" | "testnet" | "regtest";
+  blocks: number;
+  bestBlockHash: string;
+  estimatedHeight: number;
+  upgrades: NetworkUpgrade[];
+  /** The first upgrade whose status is pending, if any. */
+  nextUpgrade?: NetworkUpgrade;
+  saplingActivationHeight: number;
+  /** consensus.chaintip / consensus.nextblock branch ids (8 hex digits). */
+  consensus: { chaintip: string; nextblock: string };
+  /** getinfo build (e.g. "v2.4.0") and subversion (e.g. "/Zebra:2.4.0/"). */
+  build: string;
+  subversion: string;
+  /** True while the node is still far from the network tip (initial block download). */
+  initialSync: boolean;
+}
+
+export interface NodeInfoSource {
+  info(): Promise<NodeInfo>;
+}
+
+/** getrawtransaction: the bytes, and the height (absent = mempool; -1 = known but off the main chain). */
+export interface RawTransactionResult {
+  raw: Uint8Array;
+  height?: number;
+}
+
+/** sendrawtransaction: accepted (txid) or rejected by the node (its code and message). */
+export type SendResult = { txid: string } | { rejected: { code: number; message: string } };
+
+export interface TransactionGateway {
+  /** not-found when the node does not know the txid. */
+  rawTransaction(displayTxid: string): Promise<RawTransactionResult>;
+  /** Node rejections come back as values, not thrown (protocol.md: SendResponse carries them). */
+  sendRawTransaction(raw: Uint8Array): Promise<SendResult>;
+  /** Display txids currently in the mempool. */
+  rawMempool(): Promise<string[]>;
+}
+
+export interface AddressTxidsQuery {
+  addresses: string[];
+  start?: number;
+  end?: number;
+}
+
+export interface AddressBalance {
+  balance: number;
+  received: number;
+}
+
+export interface AddressUtxo {
+  address: string;
+  displayTxid: string;
+  outputIndex: number;
+  /** scriptPubKey hex. */
+  script: string;
+  satoshis: number;
+  height: number;
+}
+
+export interface AddressUtxosQuery {
+  addresses: string[];
+  startHeight?: number;
+  maxEntries?: number;
+}
+
+export interface AddressIndex {
+  addressTxids(query: AddressTxidsQuery): Promise<string[]>;
+  addressBalance(addresses: string[]): Promise<AddressBalance>;
+  addressUtxos(query: AddressUtxosQuery): Promise<AddressUtxo[]>;
+}
+
+/** One pool's part of z_gettreestate: `{}` when the pool has no tree yet. */
+export interface PoolCommitments {
+  finalRoot?: string;
+  finalState?: string;
+}
+
+/** z_gettreestate result (zebrad shape; `ironwood` absent before NU6.3 on nodes without it). */
+export interface TreeState {
+  hash: string;
+  height: number;
+  time: number;
+  sapling: { commitments: PoolCommitments; skipHash?: string };
+  orchard: { commitments: PoolCommitments; skipHash?: string };
+  ironwood?: { commitments: PoolCommitments; skipHash?: string };
+}
+
+export type ShieldedPool = "sapling" | "orchard" | "ironwood";
+
+/** z_getsubtreesbyindex result. `root` is the node's hex; `end_height` the completing block. */
+export interface Subtrees {
+  pool: ShieldedPool;
+  start_index: number;
+  subtrees: { root: string; end_height: number }[];
+}
+
+export interface TreeStateSource {
+  /** By height or display hash. */
+  treeState(heightOrHash: number | string): Promise<TreeState>;
+  subtrees(pool: ShieldedPool, start: number, limit?: number): Promise<Subtrees>;
+}
+
+/** Everything the JSON-RPC client offers. */
+export interface NodeClient
+  extends ChainSource,
+    NodeInfoSource,
+    TransactionGateway,
+    AddressIndex,
+    TreeStateSource {
+  /** info(), refusing a node on the wrong network or (unless allowSyncing) one still syncing. */
+  checkReady(options?: { allowSyncing?: boolean }): Promise<NodeInfo>;
+  /** Releases sockets (keep-alive agent). */
+  close(): void;
+}
+
+export interface NodeAuthUserPassword {
+  user: string;
+  password: string;
+}
+
+/** zebrad/zcashd cookie file: one line `__cookie__:<password>`, re-read on 401 (node restarts rotate it). */
+export interface NodeAuthCookie {
+  cookieFile: string;
+}
+
+export interface NodeClientConfig {
+  url: string;
+  auth?: NodeAuthUserPassword | NodeAuthCookie;
+  /** Expected network: a node on another chain fails `checkNetwork` / first `info()` with bad-request. */
+  network?: "mainnet" | "testnet" | "regtest";
+  /** Per HTTP request (default 30 000). */
+  timeoutMs?: number;
+  /** Bound on concurrent HTTP requests (default 16). */
+  maxInFlight?: number;
+  /** Retries of transient failures (default 3) with exponential backoff from `backoffMs` (default 100). */
+  retries?: number;
+  backoffMs?: number;
+  /** Use JSON-RPC batches for `blocks()` (default true; falls back to single calls if refused). */
+  batch?: boolean;
+  /** Max calls per batch (default 100). */
+  batchSize?: number;
+}
