@@ -27,6 +27,8 @@ export default defineConfig({
           name: "workers",
           include: ["edge/**/*.test.ts"],
           testTimeout: 30_000,
+          // moto_server for the edge store readers (edge/store/*.test.ts).
+          globalSetup: ["test/support/moto-global-setup.ts"],
         },
       },
     ],

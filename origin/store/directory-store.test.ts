@@ -1,0 +1,61 @@
+import { mkdtemp, readdir, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { decodeRangeMeta, encodeSealedRange, rangeKeys, verifySection } from "../../proto/range/index.ts";
+import { syntheticRange } from "../../proto/range/testing.ts";
+import { describeBlobStoreContract } from "./blob-store-contract.ts";
+import { createDirectoryStore } from "./directory-store.ts";
+
+describeBlobStoreContract("the directory store", async () => {
+  const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
+  return { store: createDirectoryStore(root), close: () => rm(root, { recursive: true, force: true }) };
+});
+
+describe("the directory store on disk", () => {
+  it("leaves no temp files behind and ignores stray ones when listing", async () => {
+    const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
+    try {
+      const store = createDirectoryStore(root);
+      await store.put("a/b.bin", new Uint8Array([1, 2, 3]));
+      await writeFile(join(root, "a", ".tmp-deadbeef"), "partial");
+      expect(await store.list("a/")).toEqual(["a/b.bin"]);
+      expect((await readdir(join(root, "a"))).sort()).toEqual([".tmp-deadbeef", "b.bin"]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses keys that would escape its root", async () => {
+    const store = createDirectoryStore(join(tmpdir(), "lightedge-never-created"));
+    for (const key of ["../x", "a/../../x", "/etc/passwd", "a//b", "a/.tmp-x", ""]) {
+      await expect(store.put(key, new Uint8Array(1)), key).rejects.toMatchObject({ kind: "bad-request" });
+    }
+  });
+});
+
+describe("damaged range objects on disk", () => {
+  it("are reported as corrupt (truncated data) or absent (missing range), never as blocks", async () => {
+    const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
+    try {
+      const store = createDirectoryStore(root);
+      const encoded = encodeSealedRange(syntheticRange({ rangeSize: 10, index: 0 }));
+      const keys = rangeKeys("testnet", 10, 0);
+      await store.put(keys.meta, encoded.meta, { immutable: true });
+      await store.put(keys.data.shielded, encoded.data.shielded, { immutable: true });
+      await truncate(join(root, ...keys.data.shielded.split("/")), encoded.data.shielded.length - 3);
+      const meta = decodeRangeMeta((await store.get(keys.meta))!);
+      const truncated = (await store.get(keys.data.shielded))!;
+      expect(() => verifySection(meta, "shielded", truncated)).toThrow(
+        expect.objectContaining({ kind: "corrupt" }),
+      );
+      expect((await store.stat(keys.data.shielded))?.size).not.toBe(meta.sections.shielded.length);
+      expect(await store.get(rangeKeys("testnet", 10, 1).meta)).toBeNull();
+      await truncate(join(root, ...keys.meta.split("/")), 100);
+      const cutMeta = (await store.get(keys.meta))!;
+      expect(() => decodeRangeMeta(cutMeta)).toThrow(expect.objectContaining({ kind: "corrupt" }));
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,118 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import { LightedgeError } from "../../proto/errors.ts";
+import type { BlobInfo, BlobStore, ByteRange } from "./blob-store.ts";
+import { assertSafeKey, assertSafePrefix } from "./key-path.ts";
+import { sameFileContent } from "./same-content.ts";
+
+const TEMP_PREFIX = ".tmp-";
+
+/**
+ * A directory as a blob store: the origin's embedded default. Writes are atomic and durable
+ * (temp file, fsync, rename, fsync of the directory), so a crash leaves the old object or the new
+ * one, and a head written after its ranges never points at bytes lost in a page cache.
+ */
+export function createDirectoryStore(root: string): BlobStore {
+  const pathOf = (key: string) => {
+    assertSafeKey(key);
+    return join(root, ...key.split("/"));
+  };
+  return {
+    async put(key, bytes, opts) {
+      const path = pathOf(key);
+      // Rewriting a sealed object after a crash is the normal recovery path: skip identical bytes
+      // so its etag (and any cache validator built on it) stays the same.
+      if (opts?.immutable && (await sameFileContent(path, bytes))) return;
+      await writeAtomically(root, path, bytes);
+    },
+    get: (key, range) => readFileRange(pathOf(key), range),
+    stat: (key) => statFile(pathOf(key)),
+    async list(prefix) {
+      assertSafePrefix(prefix);
+      const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
+      const keys = await walk(root, join(root, ...folder.split("/").filter(Boolean)));
+      return keys.filter((k) => k.startsWith(prefix)).sort();
+    },
+  };
+}
+
+async function writeAtomically(root: string, path: string, bytes: Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  const created = await mkdir(dir, { recursive: true });
+  const temp = join(dir, `${TEMP_PREFIX}${randomBytes(6).toString("hex")}`);
+  try {
+    const file = await open(temp, "wx");
+    try {
+      await file.writeFile(bytes);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+  await syncDir(dir);
+  // New directories are durable only once their parents' entries are: sync up to the root.
+  if (created)
+    for (let d = dirname(dir); d.length >= root.length && d !== dirname(d); d = dirname(d)) await syncDir(d);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readFileRange(path: string, range?: ByteRange): Promise<Uint8Array | null> {
+  const file = await open(path, "r").catch(absent);
+  if (!file) return null;
+  try {
+    const size = (await file.stat()).size;
+    const offset = range ? Math.min(range.offset, size) : 0;
+    const length = range ? Math.min(range.length, size - offset) : size;
+    const out = new Uint8Array(length);
+    let done = 0;
+    while (done < length) {
+      const { bytesRead } = await file.read(out, done, length - done, offset + done);
+      if (bytesRead === 0)
+        throw new LightedgeError("corrupt", "directory-store", `${path} shrank while read`);
+      done += bytesRead;
+    }
+    return out;
+  } finally {
+    await file.close();
+  }
+}
+
+async function statFile(path: string): Promise<BlobInfo | null> {
+  const info = await stat(path, { bigint: true }).catch(absent);
+  if (!info?.isFile()) return null;
+  return { size: Number(info.size), etag: `"${info.size.toString(16)}-${info.mtimeNs.toString(16)}"` };
+}
+
+async function walk(root: string, dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(absent);
+  if (!entries) return [];
+  const keys: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith(".")) continue; // temp files and anything not written by put
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) keys.push(...(await walk(root, path)));
+    else if (entry.isFile()) keys.push(relative(root, path).split(sep).join("/"));
+  }
+  return keys;
+}
+
+/** ENOENT/ENOTDIR mean "absent"; anything else (permissions, I/O) is the store being unavailable. */
+function absent(err: NodeJS.ErrnoException): null {
+  if (err.code === "ENOENT" || err.code === "ENOTDIR") return null;
+  throw new LightedgeError("unavailable", "directory-store", `directory store: ${err.message}`, {
+    cause: err,
+  });
+}

@@ -1,0 +1,94 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MotoServer, startMoto } from "../../test/support/moto.ts";
+import { IMMUTABLE_CACHE_CONTROL } from "./blob-store.ts";
+import { describeBlobStoreContract } from "./blob-store-contract.ts";
+import { verifyGetChecksum } from "./s3-helpers.ts";
+import { createS3Store, type S3StoreConfig } from "./s3-store.ts";
+
+let moto: MotoServer;
+let buckets = 0;
+
+beforeAll(async () => {
+  moto = await startMoto();
+});
+afterAll(async () => moto?.stop());
+
+async function freshConfig(extra: Partial<S3StoreConfig> = {}): Promise<S3StoreConfig> {
+  const bucket = `lightedge-test-${++buckets}`;
+  await moto.createBucket(bucket);
+  const credentials = { accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey };
+  return {
+    bucket,
+    endpoint: moto.endpoint,
+    region: moto.region,
+    forcePathStyle: true,
+    credentials,
+    ...extra,
+  };
+}
+
+describeBlobStoreContract("the S3 store (moto_server)", async () => ({
+  store: createS3Store(await freshConfig({ prefix: "deploy/" })),
+  close: async () => {},
+}));
+
+describe("the S3 store against moto_server", () => {
+  it("uploads a large object in parts and reads back every byte", async () => {
+    const store = createS3Store(await freshConfig({ partBytes: 5 * 1024 * 1024 }));
+    const big = new Uint8Array(11 * 1024 * 1024 + 17);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 31) & 0xff;
+    await store.put("big.bin", big, { immutable: true });
+    expect((await store.stat("big.bin"))?.size).toBe(big.length);
+    // Buffer.equals: vitest's deep equality walks 11 M elements one by one.
+    expect(Buffer.from((await store.get("big.bin"))!).equals(big)).toBe(true);
+    expect(await store.get("big.bin", { offset: 5 * 1024 * 1024 - 3, length: 10 })).toEqual(
+      big.subarray(5 * 1024 * 1024 - 3, 5 * 1024 * 1024 + 7),
+    );
+  });
+
+  it("sets immutable Cache-Control on sealed objects and not on the head", async () => {
+    const config = await freshConfig();
+    const store = createS3Store(config);
+    await store.put("sealed.bin", new Uint8Array([1]), { immutable: true });
+    await store.put("head.json", new Uint8Array([2]), { contentType: "application/json" });
+    const { S3Client, HeadObjectCommand } = await import("@aws-sdk/client-s3");
+    const client = new S3Client({ ...config, endpoint: config.endpoint! });
+    const sealed = await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key: "sealed.bin" }));
+    const head = await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key: "head.json" }));
+    expect(sealed.CacheControl).toBe(IMMUTABLE_CACHE_CONTROL);
+    expect(head.CacheControl).not.toContain("immutable");
+    expect(head.ContentType).toBe("application/json");
+  });
+
+  it("sends the SHA-256 of each upload, which the server stores and returns", async () => {
+    const config = await freshConfig();
+    const store = createS3Store(config);
+    const bytes = new TextEncoder().encode("sealed bytes");
+    await store.put("sum.bin", bytes, { immutable: true });
+    const { S3Client, HeadObjectCommand } = await import("@aws-sdk/client-s3");
+    const client = new S3Client({ ...config, endpoint: config.endpoint! });
+    const head = await client.send(
+      new HeadObjectCommand({ Bucket: config.bucket, Key: "sum.bin", ChecksumMode: "ENABLED" }),
+    );
+    expect(head.ChecksumSHA256).toBe(createHash("sha256").update(bytes).digest("base64"));
+  });
+
+  it("refuses a whole-object read whose bytes do not match the stored SHA-256", () => {
+    const stored = createHash("sha256").update("original").digest("base64");
+    expect(() => verifyGetChecksum("k", stored, new TextEncoder().encode("tampered"))).toThrow(
+      expect.objectContaining({ kind: "corrupt" }),
+    );
+    expect(() => verifyGetChecksum("k", stored, new TextEncoder().encode("original"))).not.toThrow();
+  });
+
+  it("fails as unavailable, not as missing, when the signature is wrong", async () => {
+    const config = await freshConfig();
+    const store = createS3Store({
+      ...config,
+      credentials: { accessKeyId: moto.accessKeyId, secretAccessKey: "wrong" },
+    });
+    await expect(store.get("anything.bin")).rejects.toMatchObject({ kind: "unavailable" });
+    await expect(store.put("anything.bin", new Uint8Array(1))).rejects.toMatchObject({ kind: "unavailable" });
+  });
+});
