@@ -1,8 +1,12 @@
-// getblock throughput from the dev node through the node client (both in this process).
+// Dev node start-up and getblock throughput through the node client (both in this process).
 // usage: node bench/devnode-getblock.ts [--blocks N] [--seed S] [--rounds R]
-// Round 1 fetches every block cold (the dev node generates each block); later rounds re-read
-// the most recent 256 blocks, which the dev node serves from its rendered-block cache, so the
-// two rows separate generation cost from JSON-RPC + hex transport cost.
+// Rows: start-up (every header hash computed), cold getblock (each block generated on request),
+// cached getblock (the most recent 256 blocks again, served from the rendered-block cache), and a
+// baseline: a plain node:http server sending the same hex as one JSON-RPC-shaped body per batch,
+// read by a bare keep-alive client — what loopback HTTP allows, so the ratio shows the overhead.
+// Wall seconds on a shared machine are noisy; cpuSeconds (this process) is the steadier figure.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { createDevNode } from "../origin/devnode/index.ts";
 import { createNodeClient } from "../origin/node/index.ts";
@@ -15,64 +19,116 @@ const { values } = parseArgs({
   },
 });
 const blocks = Number(values.blocks);
+const rounds = Number(values.rounds);
+const batch = 32; // blocks per request (64 calls: getblock 0 and 1 per block)
 
-let t = performance.now();
-const node = await createDevNode({ synthetic: { blocks, seed: values.seed } });
-await node.ready;
-const hashSeconds = (performance.now() - t) / 1000;
-const client = createNodeClient({ url: node.url, maxInFlight: 4, batchSize: 64 });
+async function timed<T>(work: () => Promise<T>) {
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  const out = await work();
+  const c = process.cpuUsage(cpu);
+  return { out, seconds: (performance.now() - t) / 1000, cpuSeconds: (c.user + c.system) / 1e6 };
+}
 
-async function pass(from: number, to: number) {
-  const start = performance.now();
-  let bytes = 0;
-  for (let h = from; h <= to; h += 256) {
-    for (const b of await client.blocks(h, Math.min(to, h + 255))) bytes += b.raw.length;
-  }
-  const s = (performance.now() - start) / 1000;
+function row(n: number, bytes: number, r: { seconds: number; cpuSeconds: number }) {
   return {
-    blocks: to - from + 1,
-    seconds: s,
-    blocksPerSec: (to - from + 1) / s,
-    mbPerSec: bytes / s / 1e6,
-    avgKB: bytes / (to - from + 1) / 1e3,
+    blocks: n,
+    seconds: +r.seconds.toFixed(2),
+    cpuSeconds: +r.cpuSeconds.toFixed(2),
+    blocksPerSec: Math.round(n / r.seconds),
+    blocksPerCpuSec: Math.round(n / r.cpuSeconds),
+    mbPerSec: +(bytes / r.seconds / 1e6).toFixed(1),
+    avgKB: +(bytes / n / 1e3).toFixed(1),
   };
 }
 
-const cold = await pass(0, blocks - 1);
-const hotFrom = blocks - 256;
-t = performance.now();
-let hot = { blocks: 0, seconds: 0, blocksPerSec: 0, mbPerSec: 0, avgKB: 0 };
-const rounds = Number(values.rounds);
-let totalBytes = 0;
-for (let r = 0; r < rounds; r++) {
-  const p = await pass(hotFrom, blocks - 1);
-  totalBytes += p.mbPerSec * p.seconds;
-  hot = { ...p, blocks: p.blocks * rounds };
+const start = await timed(async () => {
+  const node = await createDevNode({ synthetic: { blocks, seed: values.seed } });
+  await node.ready;
+  return node;
+});
+const node = start.out;
+const client = createNodeClient({ url: node.url, maxInFlight: 4, batchSize: 2 * batch });
+
+/** Fetches from..to in 256-block calls; `keep` collects the raw blocks (else only counted). */
+async function pass(from: number, to: number, keep?: Uint8Array[]): Promise<number> {
+  let bytes = 0;
+  for (let h = from; h <= to; h += 256)
+    for (const b of await client.blocks(h, Math.min(to, h + 255))) {
+      bytes += b.raw.length;
+      keep?.push(b.raw);
+    }
+  return bytes;
 }
-const hotSeconds = (performance.now() - t) / 1000;
-hot = {
-  ...hot,
-  seconds: hotSeconds,
-  blocksPerSec: (256 * rounds) / hotSeconds,
-  mbPerSec: totalBytes / hotSeconds,
-};
-const mem = process.memoryUsage();
+const size = (list: Uint8Array[]) => list.reduce((s, b) => s + b.length, 0);
+
+const cold = await timed(() => pass(0, blocks - 1));
+const hotFrom = Math.max(0, blocks - 256);
+const hot = await timed(async () => {
+  let bytes = 0;
+  for (let r = 0; r < rounds; r++) bytes += await pass(hotFrom, blocks - 1);
+  return bytes;
+});
+const hotBlocks = (blocks - hotFrom) * rounds;
+
+// Baseline: the same raw blocks as hex, one pre-rendered JSON-RPC batch body per 32 blocks.
+const window: Uint8Array[] = [];
+await pass(hotFrom, blocks - 1, window);
+const bodies: Buffer[] = [];
+for (let i = 0; i < window.length; i += batch) {
+  const parts = window
+    .slice(i, i + batch)
+    .map((raw, k) => `{"jsonrpc":"2.0","id":${k},"result":"${Buffer.from(raw).toString("hex")}"}`);
+  bodies.push(Buffer.from(`[${parts.join(",")}]`));
+}
+const plain = http.createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    const body = bodies[Number(req.url!.slice(1))]!;
+    res.writeHead(200, { "content-type": "application/json", "content-length": body.length }).end(body);
+  });
+});
+await new Promise<void>((r) => plain.listen(0, "127.0.0.1", r));
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+const port = (plain.address() as AddressInfo).port;
+const fetchBody = (i: number) =>
+  new Promise<number>((resolve, reject) => {
+    const req = http.request({ agent, port, host: "127.0.0.1", method: "POST", path: `/${i}` }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve(Buffer.concat(chunks).length));
+    });
+    req.on("error", reject);
+    req.end("[]");
+  });
+const base = await timed(async () => {
+  for (let r = 0; r < rounds; r++) await Promise.all(bodies.map((_, i) => fetchBody(i)));
+});
+
+const coldRow = row(blocks, cold.out, cold);
+const hotRow = row(hotBlocks, hot.out, hot);
+const baseRow = row(hotBlocks, size(window) * rounds, base);
 console.log(
   JSON.stringify(
     {
       chainBlocks: blocks,
-      headerHashing: { seconds: +hashSeconds.toFixed(2), blocksPerSec: Math.round(blocks / hashSeconds) },
-      coldGetblock: round(cold),
-      cachedGetblock: round(hot),
-      rssMB: Math.round(mem.rss / 1e6),
+      startup: {
+        seconds: +start.seconds.toFixed(2),
+        cpuSeconds: +start.cpuSeconds.toFixed(2),
+        blocksPerSec: Math.round(blocks / start.seconds),
+        blocksPerCpuSec: Math.round(blocks / start.cpuSeconds),
+      },
+      coldGetblock: coldRow,
+      cachedGetblock: hotRow,
+      baselinePlainHttp: baseRow,
+      cachedVsBaseline: +(hotRow.blocksPerSec / baseRow.blocksPerSec).toFixed(2),
+      rssMB: Math.round(process.memoryUsage().rss / 1e6),
     },
     null,
     2,
   ),
 );
+agent.destroy();
+plain.close();
 client.close();
 await node.close();
-
-function round(o: Record<string, number>) {
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, +v.toFixed(2)]));
-}

@@ -1,8 +1,8 @@
-import { computeTxid, displayHex, parseBlock } from "../chain/index.ts";
+import { displayHex, parseBlock } from "../chain/index.ts";
 import { scriptAddress } from "./address.ts";
 import { blockRandom } from "./prng.ts";
 import { COINBASE_VALUE, coinbaseShape, scripts } from "./synthetic-block.ts";
-import { buildTx } from "./tx-builder.ts";
+import { buildTxWithId } from "./tx-builder.ts";
 import type { DevBlock, DevChain } from "./types.ts";
 
 export interface Utxo {
@@ -34,7 +34,7 @@ export function syntheticAddressIndex(chain: DevChain): DevAddressIndex {
     return out;
   };
   const coinbaseTxid = (h: number) =>
-    displayHex(computeTxid(buildTx(coinbaseShape(h), blockRandom("", h, 0))));
+    displayHex(buildTxWithId(coinbaseShape(h), blockRandom("", h, 0)).wireTxid);
   return {
     txids: (list, start, end) => heightsOf(list, start, end).map(coinbaseTxid),
     balance(list, tip) {

@@ -1,5 +1,5 @@
 import { displayHex, parseBlock, parseTransaction } from "../chain/index.ts";
-import { assembleBlock, buildHeader, headerHash } from "./header.ts";
+import { buildHeader, headerHash } from "./header.ts";
 import { syntheticBody } from "./synthetic-block.ts";
 import type { DevBlock, DevChain, DevTreeSizes, Network } from "./types.ts";
 
@@ -76,8 +76,8 @@ export function createDevChain(o: ChainOptions): DevChain {
     sizes = s2;
   }
 
-  function generate(h: number): DevBlock {
-    if (isFixed(h)) return o.fixed!.get(h);
+  /** Header, txids and tree sizes of synthetic block h (the block bytes are in body.block). */
+  function build(h: number) {
     const extra = extras.get(h) ?? [];
     const body = syntheticBody(o.seed, h, branchOf.get(h) ?? 0, extra);
     const added = body.added;
@@ -89,34 +89,53 @@ export function createDevChain(o: ChainOptions): DevChain {
       height: h,
     });
     const prev = sizesBefore(h);
+    const treeSizes = {
+      sapling: prev.sapling + added.sapling,
+      orchard: prev.orchard + added.orchard,
+      ironwood: prev.ironwood + added.ironwood,
+    };
+    return { body, header, wireHash: headerHash(header), treeSizes };
+  }
+
+  function generate(h: number): DevBlock {
+    if (isFixed(h)) return o.fixed!.get(h);
+    const { body, header, wireHash, treeSizes } = build(h);
+    body.block.set(header, 0); // syntheticBody left HEADER_BYTES of room for it
     return {
       height: h,
-      displayHash: displayHex(headerHash(header)),
+      displayHash: displayHex(wireHash),
       prevDisplayHash: h === base ? "0".repeat(64) : displayHex(prevWire(h)),
       time: timeAt(h),
-      raw: assembleBlock(header, body.txs),
+      raw: body.block,
       txids: body.wireTxids.map(displayHex),
-      treeSizes: {
-        sapling: prev.sapling + added.sapling,
-        orchard: prev.orchard + added.orchard,
-        ironwood: prev.ironwood + added.ironwood,
-      },
+      treeSizes,
     };
   }
 
-  function record(b: DevBlock): void {
-    const i = b.height - base;
+  function record(height: number, wire: Buffer, treeSizes: DevTreeSizes): void {
+    const i = height - base;
     while (i >= capacity) grow();
-    const wire = wireOf(b.displayHash);
     wire.copy(hashes, 32 * i);
-    sizes[3 * i] = b.treeSizes.sapling;
-    sizes[3 * i + 1] = b.treeSizes.orchard;
-    sizes[3 * i + 2] = b.treeSizes.ironwood;
-    byPrefix.set(wire.readUIntLE(0, 6), b.height);
+    sizes[3 * i] = treeSizes.sapling;
+    sizes[3 * i + 1] = treeSizes.orchard;
+    sizes[3 * i + 2] = treeSizes.ironwood;
+    byPrefix.set(wire.readUIntLE(0, 6), height);
+  }
+
+  /** Records block h's hash and tree sizes (start-up hashing: no block bytes kept, no hex). */
+  function hashNext(): void {
+    const h = known++;
+    if (isFixed(h)) {
+      const b = o.fixed!.get(h);
+      record(h, wireOf(b.displayHash), b.treeSizes);
+    } else {
+      const { wireHash, treeSizes } = build(h);
+      record(h, wireHash, treeSizes);
+    }
   }
 
   function ensure(h: number): void {
-    while (known <= h) record(generate(known++));
+    while (known <= h) hashNext();
   }
 
   function forget(from: number): void {
@@ -140,7 +159,7 @@ export function createDevChain(o: ChainOptions): DevChain {
     hashed: () => known - 1,
     advance(budgetMs) {
       const end = performance.now() + budgetMs;
-      while (known <= tip && performance.now() < end) record(generate(known++));
+      while (known <= tip && performance.now() < end) hashNext();
       return known > tip;
     },
     hashAt(h) {
@@ -162,7 +181,7 @@ export function createDevChain(o: ChainOptions): DevChain {
       ensure(h - 1);
       const b = generate(h);
       if (known === h) {
-        record(b);
+        record(h, wireOf(b.displayHash), b.treeSizes);
         known++;
       }
       return b;

@@ -5,6 +5,8 @@ import { ByteWriter } from "./writer.ts";
 const SOLUTION_BYTES = 1344;
 /** Regtest-like easy target (zebrad regtest bits). */
 export const SYNTHETIC_BITS = 0x200f0f0f;
+/** Serialized header size: 140 fixed bytes, CompactSize 1344 (3 bytes), the solution. */
+export const HEADER_BYTES = 140 + 3 + SOLUTION_BYTES;
 const dummySolution = new Uint8Array(SOLUTION_BYTES).fill(0x5a);
 
 export interface HeaderFields {

@@ -1,7 +1,9 @@
 import { computeTxid, merkleRoot } from "../chain/index.ts";
 import { knownScripts } from "./address.ts";
+import { HEADER_BYTES } from "./header.ts";
 import { type BlockRandom, blockRandom } from "./prng.ts";
-import { bip34Height, buildTx, type TxShape } from "./tx-builder.ts";
+import { bip34Height, type TxShape, writeTx } from "./tx-builder.ts";
+import { ByteWriter } from "./writer.ts";
 
 /** Transactions of one synthetic block (coinbase first) with their wire txids. */
 export interface SyntheticBody {
@@ -10,6 +12,8 @@ export interface SyntheticBody {
   wireMerkleRoot: Uint8Array;
   /** Note commitments this block adds per pool (tree size increments). */
   added: { sapling: number; orchard: number; ironwood: number };
+  /** The whole block with zeros where the header goes (its first HEADER_BYTES bytes). */
+  block: Buffer;
 }
 
 /** Block subsidy the coinbase pays (post-second-halving mainnet value; any constant would do). */
@@ -82,7 +86,11 @@ export function coinbaseShape(height: number): TxShape {
   };
 }
 
-/** Generates block `height` on `branch` (0 = original chain; reorgs use new branch numbers). */
+/**
+ * Generates block `height` on `branch` (0 = original chain; reorgs use new branch numbers). All
+ * transactions are written into one buffer after HEADER_BYTES of room, so the caller completes
+ * the block by writing the header into `block` (no per-tx copies, no concatenation).
+ */
 export function syntheticBody(
   seed: string,
   height: number,
@@ -92,13 +100,24 @@ export function syntheticBody(
   const rand = blockRandom(seed, height, branch);
   const list = [coinbaseShape(height), ...shapes(rand, height)];
   const added = { sapling: 0, orchard: 0, ironwood: 0 };
-  const txs = list.map((s) => {
+  const w = new ByteWriter(64 * 1024);
+  w.pos = HEADER_BYTES;
+  w.compactSize(list.length + extra.length);
+  const bounds: number[] = [w.pos];
+  const wireTxids: Uint8Array[] = [];
+  for (const s of list) {
     added.sapling += s.saplingOutputs;
     added.orchard += s.orchardActions;
     added.ironwood += s.ironwoodActions;
-    return buildTx(s, rand);
-  });
-  txs.push(...extra);
-  const wireTxids = txs.map((t) => computeTxid(t));
-  return { txs, wireTxids, wireMerkleRoot: merkleRoot(wireTxids), added };
+    wireTxids.push(writeTx(w, s, rand));
+    bounds.push(w.pos);
+  }
+  for (const t of extra) {
+    w.bytes(t);
+    wireTxids.push(computeTxid(t, { strictV6: false }));
+    bounds.push(w.pos);
+  }
+  const block = w.buf.subarray(0, w.pos);
+  const txs = wireTxids.map((_, i) => block.subarray(bounds[i], bounds[i + 1]));
+  return { txs, wireTxids, wireMerkleRoot: merkleRoot(wireTxids), added, block };
 }

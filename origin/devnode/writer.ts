@@ -52,6 +52,16 @@ export class ByteWriter {
     this.pos += b.length;
   }
 
+  /** n bytes of `src` repeated (proof and signature filler) without allocating. */
+  tile(src: Uint8Array, n: number): void {
+    this.room(n);
+    for (let i = 0; i < n; i += src.length) {
+      const take = Math.min(src.length, n - i);
+      this.buf.set(take === src.length ? src : src.subarray(0, take), this.pos + i);
+    }
+    this.pos += n;
+  }
+
   /** A copy of what was written. */
   done(): Uint8Array {
     return new Uint8Array(this.buf.subarray(0, this.pos));

@@ -41,8 +41,12 @@ export function arr(method: string, value: unknown, what: string): unknown[] {
   throw badResponse(method, `${what} is not an array`);
 }
 
-/** Hex → bytes. Buffer's decoder stops at the first bad digit, so the length check catches it. */
+/**
+ * Hex → bytes. Buffer's decoder stops at the first bad digit, so the length check catches it.
+ * Big hex results arrive already decoded (rpc-body.ts checked them the same way).
+ */
 export function hexBytes(method: string, value: unknown, what: string): Uint8Array {
+  if (value instanceof Uint8Array) return value;
   const s = str(method, value, what);
   const bytes = Buffer.from(s, "hex");
   if (bytes.length * 2 !== s.length) throw badResponse(method, `${what} is not hex`);

@@ -1,4 +1,5 @@
 import { httpStatusError, NodeRpcError, nodeCodeError } from "./errors.ts";
+import { parseRpcBody } from "./rpc-body.ts";
 import type { HttpTransport } from "./transport.ts";
 
 /** One JSON-RPC call. */
@@ -40,7 +41,7 @@ export function createRpcCaller(transport: HttpTransport, options: RpcOptions): 
           calls.map((c, i) => ({ jsonrpc: "2.0", id: ids[i], method: c.method, params: c.params })),
         );
     const answer = await transport.post(body, first);
-    const parsed = parseBody(answer.body);
+    const parsed = parseRpcBody(answer.body);
     // zcashd answers RPC errors with HTTP 500 and a JSON-RPC error body: the body wins when it parses.
     if (answer.status !== 200 && !isRpcShaped(parsed)) throw httpStatusError(first, answer.status);
     const list: RpcAnswer[] = single ? [parsed as RpcAnswer] : (parsed as RpcAnswer[]);
@@ -93,14 +94,6 @@ function refusesBatches(err: NodeRpcError): boolean {
     (err.failure === "bad-response" || (err.failure === "node-error" && err.code === -32600)) &&
     !err.transient
   );
-}
-
-function parseBody(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch {
-    return undefined;
-  }
 }
 
 function isRpcShaped(v: unknown): boolean {
