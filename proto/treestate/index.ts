@@ -9,6 +9,7 @@ export {
   encodeCompactFrontier,
   slotsForSize,
 } from "./compact-frontier.ts";
+export { SUBTREE_CHUNK, subtreeChunkKey, treeStateKey } from "./keys.ts";
 export {
   type FinalStateStyle,
   type LegacyTree,
@@ -38,3 +39,17 @@ export {
   type TreeStateHeader,
 } from "./range-layout.ts";
 export { decodeRecord, type PoolTrees } from "./range-record.ts";
+export {
+  createTreeStateReader,
+  type ReadBytes,
+  type TreeStateReader,
+  type TreeStateReaderOptions,
+} from "./reader.ts";
+export { readSubtreeRoots, SUBTREE_LEAF_COUNT, type SubtreeQuery } from "./subtree-reader.ts";
+export {
+  decodeSubtreeRoots,
+  encodeSubtreeRoots,
+  type StoredSubtreeRoot,
+  type SubtreePool,
+  type SubtreeRootsChunk,
+} from "./subtree-roots.ts";

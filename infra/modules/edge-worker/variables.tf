@@ -1,0 +1,179 @@
+# ── where the Worker lives ──
+
+variable "account_id" {
+  description = "Cloudflare account ID that owns the Worker."
+  type        = string
+}
+
+variable "zone_id" {
+  description = "Zone ID for the Worker's custom domain and routes (required when hostname or route_patterns are set)."
+  type        = string
+  default     = null
+}
+
+variable "script_name" {
+  description = "Worker script name (wrangler.toml `name`)."
+  type        = string
+  default     = "lightedge-edge"
+}
+
+variable "bundle_path" {
+  description = "Path of the bundled main module, built by `wrangler deploy --dry-run --outdir <dir>` (for example dist/edge/index.js)."
+  type        = string
+}
+
+variable "main_module" {
+  description = "File name of the main module inside the upload (the bundle's file name)."
+  type        = string
+  default     = "index.js"
+}
+
+variable "compatibility_date" {
+  description = "Workers compatibility date; keep equal to wrangler.toml (a test checks the default)."
+  type        = string
+  default     = "2026-11-01"
+}
+
+variable "compatibility_flags" {
+  description = "Workers compatibility flags; keep equal to wrangler.toml (a test checks the default)."
+  type        = list(string)
+  default     = ["nodejs_compat"]
+}
+
+variable "hostname" {
+  description = "Custom domain the Worker serves (for example lightwallet.example.com); empty for none."
+  type        = string
+  default     = ""
+}
+
+variable "route_patterns" {
+  description = "Zone route patterns for the Worker (for example example.com/lightwallet/*), as an alternative to hostname."
+  type        = list(string)
+  default     = []
+}
+
+# ── what the deployment serves (plain-text bindings) ──
+
+variable "networks" {
+  description = "Networks served, first is the default (NETWORKS)."
+  type        = list(string)
+  default     = ["mainnet"]
+
+  validation {
+    condition     = length(var.networks) > 0 && alltrue([for n in var.networks : contains(["mainnet", "testnet", "regtest"], n)])
+    error_message = "networks must be a non-empty list of mainnet, testnet, regtest."
+  }
+}
+
+variable "vendor" {
+  description = "LightdInfo.vendor (VENDOR)."
+  type        = string
+  default     = "lightedge"
+}
+
+variable "lightedge_version" {
+  description = "LightdInfo.version (VERSION)."
+  type        = string
+  default     = "0.1.0"
+}
+
+variable "donation_address" {
+  description = "LightdInfo.donationAddress, a unified address; empty for none (DONATION_ADDRESS)."
+  type        = string
+  default     = ""
+}
+
+# ── where sealed ranges are read from ──
+
+variable "bucket_name" {
+  description = "R2 bucket bound as BLOCKS; null to read through S3 or a public URL instead."
+  type        = string
+  default     = null
+}
+
+variable "store_prefix" {
+  description = "Key prefix of lightedge objects inside the bucket, \"\" for the root (STORE_PREFIX)."
+  type        = string
+  default     = ""
+}
+
+variable "s3_endpoint" {
+  description = "S3-compatible endpoint for the S3 reader, \"\" when BLOCKS is bound (S3_ENDPOINT). Setting it binds the S3 credential secrets."
+  type        = string
+  default     = ""
+}
+
+variable "s3_bucket" {
+  description = "Bucket name for the S3 reader (S3_BUCKET)."
+  type        = string
+  default     = ""
+}
+
+variable "s3_region" {
+  description = "SigV4 region for the S3 reader, \"auto\" for R2 (S3_REGION)."
+  type        = string
+  default     = "auto"
+}
+
+variable "s3_access_key_id" {
+  description = "S3 access key id for the S3 reader (secret S3_ACCESS_KEY_ID); required when s3_endpoint is set."
+  type        = string
+  sensitive   = true
+  default     = null
+
+  validation {
+    condition     = var.s3_endpoint == "" || var.s3_access_key_id != null
+    error_message = "s3_access_key_id is required when s3_endpoint is set."
+  }
+}
+
+variable "s3_secret_access_key" {
+  description = "S3 secret access key for the S3 reader (secret S3_SECRET_ACCESS_KEY); required when s3_endpoint is set."
+  type        = string
+  sensitive   = true
+  default     = null
+
+  validation {
+    condition     = var.s3_endpoint == "" || var.s3_secret_access_key != null
+    error_message = "s3_secret_access_key is required when s3_endpoint is set."
+  }
+}
+
+variable "store_public_url" {
+  description = "Public base URL of the bucket or a CDN in front of it, for unsigned reads (STORE_PUBLIC_URL)."
+  type        = string
+  default     = ""
+}
+
+# ── the origin ──
+
+variable "origin_url" {
+  description = "Origin base URL for the live tail and node-only RPCs; \"\" serves sealed data only (ORIGIN_URL). Setting it binds ORIGIN_SECRET."
+  type        = string
+  default     = ""
+}
+
+variable "origin_secret" {
+  description = "Shared secret the Worker sends to the origin in x-lightedge-secret (secret ORIGIN_SECRET); required when origin_url is set."
+  type        = string
+  sensitive   = true
+  default     = null
+
+  validation {
+    condition     = var.origin_url == "" || var.origin_secret != null
+    error_message = "origin_secret is required when origin_url is set."
+  }
+}
+
+# ── caching ──
+
+variable "head_cache_seconds" {
+  description = "Seconds the head object is cached per isolate; GetLatestBlock is at most this stale (HEAD_CACHE_SECONDS)."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.head_cache_seconds >= 0 && var.head_cache_seconds <= 2
+    error_message = "head_cache_seconds must be between 0 and 2 so GetLatestBlock stays fresh."
+  }
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SpawnedServer, spawnServer } from "../../../bench/lib/spawn.ts";
+import { createDevNode, type DevNode } from "../../devnode/index.ts";
+import { clientFor } from "../../serve/testing.ts";
+
+const main = new URL("../main.ts", import.meta.url).pathname;
+
+describe("lightedge origin", () => {
+  let dev: DevNode;
+  let origin: SpawnedServer;
+  let dir: string;
+  beforeAll(async () => {
+    dev = await createDevNode({ synthetic: { blocks: 50, seed: "cli-origin" } });
+    await dev.ready;
+    dir = mkdtempSync(join(tmpdir(), "lightedge-origin-cli-"));
+    origin = await spawnServer(
+      "origin",
+      [
+        process.execPath,
+        main,
+        "origin",
+        "--node",
+        dev.url,
+        "--network",
+        "regtest",
+        "--store",
+        `dir:${join(dir, "store")}`,
+        "--data-dir",
+        join(dir, "data"),
+        "--listen",
+        "127.0.0.1:0",
+        "--admin",
+        "off",
+        "--range-size",
+        "10",
+        "--seal-depth",
+        "12",
+        "--poll-ms",
+        "50",
+        "--ping",
+        "--log-level",
+        "warn",
+      ],
+      { timeoutMs: 20_000 },
+    );
+  });
+  afterAll(async () => {
+    await origin?.stop();
+    await dev?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("indexes the node and serves it over gRPC and Connect from one process", async () => {
+    const grpc = clientFor("grpc", origin.url);
+    let height = -1n;
+    for (let i = 0; i < 200 && height < 49n; i++) {
+      height = await grpc.getLatestBlock({}).then(
+        (b) => b.height,
+        () => -1n,
+      );
+      if (height < 49n) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(height).toBe(49n);
+    const block = await clientFor("connect", origin.url).getBlock({ height: 12n });
+    expect(Buffer.from(block.hash).reverse().toString("hex")).toBe(dev.chain.hashAt(12));
+    expect((await grpc.ping({ intervalUs: 0n })).entry).toBe(1n);
+  });
+
+  it("prints its help", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const help = execFileSync(process.execPath, [main, "origin", "--help"], { encoding: "utf8" });
+    expect(help).toMatch(/--listen HOST:PORT/);
+    expect(help).toMatch(/--secret S/);
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { UsageError } from "./cli/command.ts";
+import { loadOriginConfig } from "./config.ts";
+
+const base = ["--node", "http://127.0.0.1:8232", "--network", "regtest"];
+
+describe("origin configuration", () => {
+  it("reads flags into a frozen object with defaults", () => {
+    const config = loadOriginConfig([...base, "--store", "dir:/tmp/x", "--range-size", "10"], {});
+    expect(config.rangeSize).toBe(10);
+    expect(config.sealDepth).toBe(100);
+    expect(config.store).toBe("dir:/tmp/x");
+    expect(config.admin).toEqual({ host: "127.0.0.1", port: 9464 });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.node)).toBe(true);
+  });
+
+  it("takes the environment when a flag is absent, and the flag when both are set", () => {
+    const env = {
+      LIGHTEDGE_NODE_URL: "http://node:1",
+      LIGHTEDGE_NETWORK: "testnet",
+      LIGHTEDGE_CONCURRENCY: "3",
+      LIGHTEDGE_SECRETS: "a, b",
+    };
+    const config = loadOriginConfig(["--concurrency", "5"], env);
+    expect(config.node.url).toBe("http://node:1");
+    expect(config.network).toBe("testnet");
+    expect(config.concurrency).toBe(5);
+    expect(config.secrets).toEqual(["a", "b"]);
+  });
+
+  it("refuses a seal depth below 100 on mainnet and testnet but allows it on regtest", () => {
+    expect(() =>
+      loadOriginConfig(["--node", "http://n:1", "--network", "mainnet", "--seal-depth", "99"], {}),
+    ).toThrow(UsageError);
+    expect(loadOriginConfig([...base, "--seal-depth", "3"], {}).sealDepth).toBe(3);
+  });
+
+  it("accepts user/password or a cookie file for node auth, not both", () => {
+    expect(loadOriginConfig([...base, "--node-user", "u", "--node-password", "p"], {}).node.auth).toEqual({
+      user: "u",
+      password: "p",
+    });
+    expect(loadOriginConfig([...base], { LIGHTEDGE_NODE_COOKIE: "/c" }).node.auth).toEqual({
+      cookieFile: "/c",
+    });
+    expect(() => loadOriginConfig([...base, "--node-user", "u", "--node-cookie", "/c"], {})).toThrow(
+      /either/,
+    );
+  });
+
+  it("rejects unknown flags, bad numbers, bad stores and a poll interval over one second", () => {
+    expect(() => loadOriginConfig([...base, "--bogus"], {})).toThrow(UsageError);
+    expect(() => loadOriginConfig([...base, "--range-size", "ten"], {})).toThrow(/range-size/);
+    expect(() => loadOriginConfig([...base, "--store", "ftp://x"], {})).toThrow(/store/);
+    expect(() => loadOriginConfig([...base, "--poll-ms", "2000"], {})).toThrow(/poll/);
+    expect(() => loadOriginConfig(["--network", "regtest"], {})).toThrow(/--node/);
+  });
+
+  it("collects repeated --secret flags (rotation) and parses listen and admin addresses", () => {
+    const config = loadOriginConfig(
+      [...base, "--secret", "old", "--secret", "new", "--listen", "[::1]:0", "--admin", "off"],
+      {},
+    );
+    expect(config.secrets).toEqual(["old", "new"]);
+    expect(config.listen).toEqual({ host: "::1", port: 0 });
+    expect(config.admin).toBeUndefined();
+  });
+});

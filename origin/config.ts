@@ -1,0 +1,259 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { UsageError } from "./cli/command.ts";
+
+/**
+ * Origin configuration, read once from flags and environment into a frozen object. Shared by
+ * `lightedge index` (indexer only) and `lightedge origin` (indexer + server). A flag wins over its
+ * environment variable; every variable is listed in `configHelp`.
+ */
+
+export type Network = "mainnet" | "testnet" | "regtest";
+export type NodeAuth = { user: string; password: string } | { cookieFile: string };
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+export interface OriginConfig {
+  node: { url: string; auth?: NodeAuth; timeoutMs: number };
+  network: Network;
+  /** `dir:PATH` or `s3://BUCKET/PREFIX` (origin/store parses it). */
+  store: string;
+  /** S3 endpoint/region for non-AWS stores (credentials come from the AWS_* environment). */
+  s3: { endpoint?: string; region?: string };
+  /** Local state: the unfinalized tail log. */
+  dataDir: string;
+  /** Blocks fetched and projected in parallel during initial sync. */
+  concurrency: number;
+  rangeSize: number;
+  /** Confirmations a block needs before it may be sealed (never below 100 on mainnet/testnet). */
+  sealDepth: number;
+  /** First height to index (rounded up to a range boundary: ranges are aligned from 0). */
+  fromHeight: number;
+  /** Tip poll interval; ≤ 1 s (issue 5). */
+  pollMs: number;
+  exitWhenSynced: boolean;
+  /** Prometheus /metrics and /healthz; undefined = off. */
+  admin?: HostPort;
+  /** `origin` only: the RPC listener, TLS, the edge's shared secrets (a list, for rotation), Ping. */
+  listen: HostPort;
+  tls?: { cert: string; key: string };
+  secrets: readonly string[];
+  ping: boolean;
+  progress: "auto" | "on" | "off";
+  logLevel: string;
+}
+
+/** The seal depth mainnet and testnet must keep: 100 confirmations (issue 5). */
+export const MIN_PUBLIC_SEAL_DEPTH = 100;
+
+const options = {
+  node: { type: "string" },
+  "node-user": { type: "string" },
+  "node-password": { type: "string" },
+  "node-cookie": { type: "string" },
+  "node-timeout-ms": { type: "string" },
+  network: { type: "string" },
+  store: { type: "string" },
+  "s3-endpoint": { type: "string" },
+  "s3-region": { type: "string" },
+  "data-dir": { type: "string" },
+  concurrency: { type: "string" },
+  "range-size": { type: "string" },
+  "seal-depth": { type: "string" },
+  from: { type: "string" },
+  "poll-ms": { type: "string" },
+  "exit-when-synced": { type: "boolean" },
+  admin: { type: "string" },
+  listen: { type: "string" },
+  "tls-cert": { type: "string" },
+  "tls-key": { type: "string" },
+  secret: { type: "string", multiple: true },
+  ping: { type: "boolean" },
+  progress: { type: "string" },
+  "log-level": { type: "string" },
+} as const;
+
+export const configHelp = `connection:
+  --node URL              node JSON-RPC URL                  LIGHTEDGE_NODE_URL
+  --node-user U           RPC user                           LIGHTEDGE_NODE_USER
+  --node-password P       RPC password                       LIGHTEDGE_NODE_PASSWORD
+  --node-cookie FILE      cookie file (instead of user/pw)   LIGHTEDGE_NODE_COOKIE
+  --node-timeout-ms N     per request (default 30000)        LIGHTEDGE_NODE_TIMEOUT_MS
+  --network NET           mainnet | testnet | regtest        LIGHTEDGE_NETWORK
+storage:
+  --store SPEC            dir:PATH | s3://BUCKET/PREFIX      LIGHTEDGE_STORE (default dir:./data/store)
+  --s3-endpoint URL       S3 API endpoint (R2, MinIO, moto)  S3_ENDPOINT / AWS_ENDPOINT_URL
+  --s3-region R           region (default us-east-1)         S3_REGION / AWS_REGION
+                          credentials: S3_ACCESS_KEY_ID + S3_SECRET_ACCESS_KEY, or the AWS_* chain
+  --data-dir DIR          local tail state                   LIGHTEDGE_DATA_DIR (default ./data/origin-NET)
+indexing:
+  --concurrency N         parallel fetches (default 16)      LIGHTEDGE_CONCURRENCY
+  --range-size N          blocks per sealed range (1000)     LIGHTEDGE_RANGE_SIZE
+  --seal-depth N          confirmations before sealing (100) LIGHTEDGE_SEAL_DEPTH
+  --from H                first height (default 0)           LIGHTEDGE_FROM_HEIGHT
+  --poll-ms N             tip poll interval, ≤ 1000 (500)    LIGHTEDGE_POLL_MS
+  --exit-when-synced      exit once everything final is sealed
+operations:
+  --admin HOST:PORT|off   /metrics and /healthz (127.0.0.1:9464) LIGHTEDGE_ADMIN
+  --progress auto|on|off  progress bar (auto = on a TTY)     LIGHTEDGE_PROGRESS
+  --log-level L           pino level (info)                  LIGHTEDGE_LOG_LEVEL`;
+
+export const serverConfigHelp = `server (origin only):
+  --listen HOST:PORT      RPC listener (127.0.0.1:9067)      LIGHTEDGE_LISTEN
+  --tls-cert FILE         PEM certificate (with --tls-key)   LIGHTEDGE_TLS_CERT
+  --tls-key FILE          PEM private key                    LIGHTEDGE_TLS_KEY
+  --secret S              edge shared secret (repeatable)    LIGHTEDGE_SECRETS (comma-separated)
+  --ping                  enable the Ping RPC                LIGHTEDGE_PING=1`;
+
+type Env = Record<string, string | undefined>;
+
+/** The environment `openStore` reads, with the S3 flags applied (origin/store/store-spec.ts names). */
+export function storeEnv(config: OriginConfig, env: Env = process.env): Env {
+  return {
+    ...env,
+    ...(config.s3.endpoint ? { S3_ENDPOINT: config.s3.endpoint } : {}),
+    ...(config.s3.region ? { S3_REGION: config.s3.region } : {}),
+  };
+}
+
+/** Parses argv + env into a frozen config; throws UsageError for anything wrong. */
+export function loadOriginConfig(argv: string[], env: Env = process.env): Readonly<OriginConfig> {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    values = parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values;
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const pick = (flag: string, ...vars: string[]): string | undefined => {
+    const value = values[flag];
+    if (typeof value === "string") return value;
+    for (const name of vars) if (env[name] !== undefined && env[name] !== "") return env[name];
+    return undefined;
+  };
+  const network = parseNetwork(pick("network", "LIGHTEDGE_NETWORK"));
+  const url = pick("node", "LIGHTEDGE_NODE_URL");
+  if (url === undefined) throw new UsageError("--node URL is required (or LIGHTEDGE_NODE_URL)");
+  const sealDepth = int(pick("seal-depth", "LIGHTEDGE_SEAL_DEPTH") ?? "100", "--seal-depth", 1);
+  if (network !== "regtest" && sealDepth < MIN_PUBLIC_SEAL_DEPTH) {
+    throw new UsageError(
+      `--seal-depth must be ≥ ${MIN_PUBLIC_SEAL_DEPTH} on ${network} (reorgs that deep happen)`,
+    );
+  }
+  const pollMs = int(pick("poll-ms", "LIGHTEDGE_POLL_MS") ?? "500", "--poll-ms", 10);
+  if (pollMs > 1000) throw new UsageError("--poll-ms must be ≤ 1000 (issue 5: follow the tip within 1 s)");
+  const config: OriginConfig = {
+    node: {
+      url: checkUrl(url),
+      auth: nodeAuth(pick),
+      timeoutMs: int(pick("node-timeout-ms", "LIGHTEDGE_NODE_TIMEOUT_MS") ?? "30000", "--node-timeout-ms", 1),
+    },
+    network,
+    store: checkStore(pick("store", "LIGHTEDGE_STORE") ?? "dir:./data/store"),
+    s3: {
+      endpoint: pick("s3-endpoint", "LIGHTEDGE_S3_ENDPOINT", "AWS_ENDPOINT_URL"),
+      region: pick("s3-region", "LIGHTEDGE_S3_REGION", "AWS_REGION"),
+    },
+    dataDir: pick("data-dir", "LIGHTEDGE_DATA_DIR") ?? `./data/origin-${network}`,
+    concurrency: int(pick("concurrency", "LIGHTEDGE_CONCURRENCY") ?? "16", "--concurrency", 1),
+    rangeSize: int(pick("range-size", "LIGHTEDGE_RANGE_SIZE") ?? "1000", "--range-size", 1),
+    sealDepth,
+    fromHeight: int(pick("from", "LIGHTEDGE_FROM_HEIGHT") ?? "0", "--from", 0),
+    pollMs,
+    exitWhenSynced: values["exit-when-synced"] === true,
+    admin: parseAdmin(pick("admin", "LIGHTEDGE_ADMIN") ?? "127.0.0.1:9464"),
+    listen: parseHostPort(pick("listen", "LIGHTEDGE_LISTEN") ?? "127.0.0.1:9067", "--listen"),
+    tls: parseTls(pick("tls-cert", "LIGHTEDGE_TLS_CERT"), pick("tls-key", "LIGHTEDGE_TLS_KEY")),
+    secrets: parseSecrets(values.secret, env.LIGHTEDGE_SECRETS),
+    ping: values.ping === true || env.LIGHTEDGE_PING === "1" || env.LIGHTEDGE_PING === "true",
+    progress: parseProgress(pick("progress", "LIGHTEDGE_PROGRESS") ?? "auto"),
+    logLevel: pick("log-level", "LIGHTEDGE_LOG_LEVEL") ?? "info",
+  };
+  return deepFreeze(config);
+}
+
+function parseNetwork(value: string | undefined): Network {
+  if (value === "mainnet" || value === "testnet" || value === "regtest") return value;
+  if (value === "main") return "mainnet";
+  if (value === "test") return "testnet";
+  throw new UsageError(`--network must be mainnet, testnet or regtest (got ${JSON.stringify(value ?? "")})`);
+}
+
+function nodeAuth(pick: (flag: string, ...vars: string[]) => string | undefined): NodeAuth | undefined {
+  const cookieFile = pick("node-cookie", "LIGHTEDGE_NODE_COOKIE");
+  const user = pick("node-user", "LIGHTEDGE_NODE_USER");
+  const password = pick("node-password", "LIGHTEDGE_NODE_PASSWORD");
+  if (cookieFile !== undefined && (user !== undefined || password !== undefined)) {
+    throw new UsageError("use either --node-cookie or --node-user/--node-password, not both");
+  }
+  if (cookieFile !== undefined) return { cookieFile };
+  if (user === undefined && password === undefined) return undefined;
+  if (user === undefined || password === undefined)
+    throw new UsageError("--node-user and --node-password go together");
+  return { user, password };
+}
+
+function int(text: string, flag: string, min: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) {
+    throw new UsageError(`${flag} must be an integer ≥ ${min} (got ${JSON.stringify(text)})`);
+  }
+  return value;
+}
+
+function checkUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === "http:" || parsed.protocol === "https:") return url;
+  } catch {}
+  throw new UsageError(`--node must be an http(s) URL (got ${JSON.stringify(url)})`);
+}
+
+function checkStore(spec: string): string {
+  if (/^dir:.+/.test(spec) || /^s3:\/\/[^/]+/.test(spec)) return spec;
+  throw new UsageError(`--store must be dir:PATH or s3://BUCKET/PREFIX (got ${JSON.stringify(spec)})`);
+}
+
+export function parseHostPort(text: string, flag: string): HostPort {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
+  const port = Number(match?.[3]);
+  if (!match || port > 65535) throw new UsageError(`${flag} must be HOST:PORT (got ${JSON.stringify(text)})`);
+  return { host: match[1] ?? (match[2] || "127.0.0.1"), port };
+}
+
+function parseAdmin(text: string): HostPort | undefined {
+  return text === "off" || text === "" ? undefined : parseHostPort(text, "--admin");
+}
+
+function parseTls(
+  cert: string | undefined,
+  key: string | undefined,
+): { cert: string; key: string } | undefined {
+  if (cert === undefined && key === undefined) return undefined;
+  if (cert === undefined || key === undefined) throw new UsageError("--tls-cert and --tls-key go together");
+  try {
+    return { cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") };
+  } catch (err) {
+    throw new UsageError(`cannot read TLS files: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function parseSecrets(flags: unknown, env: string | undefined): string[] {
+  const list = Array.isArray(flags) ? (flags as string[]) : (env?.split(",") ?? []);
+  return list.map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function parseProgress(text: string): "auto" | "on" | "off" {
+  if (text === "auto" || text === "on" || text === "off") return text;
+  throw new UsageError(`--progress must be auto, on or off (got ${JSON.stringify(text)})`);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,30 @@
+import { LightedgeError } from "../../proto/errors.ts";
+import { equalBytes, wireHashOf } from "../../proto/range/index.ts";
+import { parseBlock, projectBlock } from "../chain/index.ts";
+import type { NodeBlock } from "../node/ports.ts";
+import type { IndexedBlock } from "./tail.ts";
+
+/**
+ * Parses a node block once and builds every stored projection from it. The hash is recomputed
+ * from the header: a node answer whose bytes do not hash to the hash it was fetched by is
+ * `malformed` (never stored), and so is one whose prevHash disagrees with the node's metadata.
+ */
+export function buildIndexedBlock(node: NodeBlock): IndexedBlock {
+  const parsed = parseBlock(node.raw);
+  if (!equalBytes(parsed.wireHash, wireHashOf(node.displayHash))) {
+    throw new LightedgeError(
+      "malformed",
+      "index.build-block",
+      `block ${node.height}: raw bytes do not hash to ${node.displayHash}`,
+    );
+  }
+  const projections = projectBlock(parsed, node.treeSizes);
+  return {
+    height: node.height,
+    wireHash: parsed.wireHash,
+    wirePrevHash: parsed.header.wirePrevHash,
+    time: parsed.header.time,
+    treeSizes: { ...node.treeSizes },
+    messages: { full: projections.full, shielded: projections.shielded, nullifiers: projections.nullifiers },
+  };
+}

@@ -1,0 +1,174 @@
+import {
+  displayHashOf,
+  encodeHead,
+  encodeSealedRange,
+  type HeadObject,
+  headKey,
+  rangeBounds,
+  rangeKeys,
+} from "../../proto/range/index.ts";
+import type { NodeInfoSource } from "../node/ports.ts";
+import type { BlobStore } from "../store/index.ts";
+import { headLightdInfo } from "./head-info.ts";
+import { retrying } from "./retry.ts";
+import type { IndexedBlock, Tail } from "./tail.ts";
+
+export interface SealerOptions {
+  store: BlobStore;
+  info: NodeInfoSource;
+  network: string;
+  rangeSize: number;
+  /** Ranges uploading at once (bounds memory during initial sync). */
+  maxInFlight: number;
+  /** The head found in the store at start (after bootstrap checks), or null. */
+  head: HeadObject | null;
+  /** First height of the first range when the store has no head yet. */
+  firstHeight: number;
+  onUploaded(bytes: number): void;
+  /** After the head points past `height`: the tail may drop those blocks. */
+  onSealed(head: HeadObject): void;
+  onStoreError(err: unknown): void;
+  /** More immutable objects of a range (tree states, origin/treestate), written before its head. */
+  rangeObjects?(index: number, blocks: IndexedBlock[]): Promise<{ key: string; bytes: Uint8Array }[]>;
+}
+
+export interface Sealer {
+  head(): HeadObject | null;
+  /** Starts every range that is complete in the tail and ≤ `finalHeight`; waits while too many upload. */
+  sealReady(tail: Tail, finalHeight: number): Promise<void>;
+  /** Resolves once every started range and its head are written. */
+  flush(): Promise<void>;
+  /** Rewrites the head with fresh node info when it is older than `maxAgeMs` and nothing is uploading. */
+  refreshHead(maxAgeMs: number): Promise<void>;
+}
+
+const INFO_MAX_AGE_MS = 5_000;
+
+/**
+ * Seals finalized ranges: encodes each once, uploads its data objects then its metadata, and only
+ * then moves the head (in range order; a crash in between leaves unreferenced objects that the
+ * next run rewrites identically). Several ranges may upload at once; heads are written in order.
+ */
+export function createSealer(options: SealerOptions): Sealer {
+  let head = options.head;
+  const firstHeight = head?.firstHeight ?? options.firstHeight;
+  let nextIndex =
+    (head ? head.firstHeight + head.rangeCount * options.rangeSize : firstHeight) / options.rangeSize;
+  let headChain: Promise<void> = Promise.resolve();
+  const inFlight = new Set<Promise<void>>();
+  const uploadedRanges = new Set<number>();
+  let headWrittenAt = Date.now();
+  let failure: { error: unknown } | undefined;
+  let info: { at: number; value: HeadObject["lightdInfo"] } | undefined;
+
+  const lightdInfo = async () => {
+    if (!info || Date.now() - info.at > INFO_MAX_AGE_MS) {
+      info = {
+        at: Date.now(),
+        value: headLightdInfo(await retrying(() => options.info.info(), options.onStoreError)),
+      };
+    }
+    return info.value;
+  };
+
+  const put = async (key: string, bytes: Uint8Array, immutable: boolean) => {
+    const opts = { contentType: "application/octet-stream", immutable };
+    await retrying(
+      () => options.store.put(key, bytes, immutable ? opts : { contentType: "application/json" }),
+      options.onStoreError,
+    );
+    options.onUploaded(bytes.length);
+  };
+
+  const upload = async (index: number, blocks: IndexedBlock[]) => {
+    const encoded = encodeSealedRange({
+      network: options.network,
+      rangeSize: options.rangeSize,
+      index,
+      blocks,
+    });
+    const keys = rangeKeys(options.network, options.rangeSize, index);
+    await Promise.all(
+      Object.entries(encoded.data).map(([p, bytes]) =>
+        put(keys.data[p as keyof typeof keys.data], bytes, true),
+      ),
+    );
+    await put(keys.meta, encoded.meta, true);
+    const extra = (await options.rangeObjects?.(index, blocks)) ?? [];
+    await Promise.all(extra.map((o) => put(o.key, o.bytes, true)));
+  };
+
+  const advanceHead = async (index: number, last: IndexedBlock) => {
+    uploadedRanges.delete(index);
+    if (uploadedRanges.has(index + 1)) return; // the next range's head write supersedes this one
+    const next: HeadObject = {
+      format: "lightedge-head",
+      version: 1,
+      network: options.network,
+      rangeSize: options.rangeSize,
+      firstHeight,
+      rangeCount: index + 1 - firstHeight / options.rangeSize,
+      tip: { height: last.height, displayHash: displayHashOf(last.wireHash), time: last.time },
+      updatedAt: new Date().toISOString(),
+      lightdInfo: await lightdInfo(),
+    };
+    await writeHead(next);
+    options.onSealed(next);
+  };
+
+  const writeHead = async (next: HeadObject) => {
+    await put(headKey(options.network), encodeHead(next), false);
+    head = next;
+    headWrittenAt = Date.now();
+  };
+
+  const start = (index: number, blocks: IndexedBlock[]) => {
+    const uploaded = upload(index, blocks);
+    uploaded.then(
+      () => uploadedRanges.add(index),
+      () => {},
+    );
+    headChain = headChain.then(() => uploaded).then(() => advanceHead(index, blocks[blocks.length - 1]!));
+    const task = headChain;
+    inFlight.add(task);
+    task.then(
+      () => inFlight.delete(task),
+      (error: unknown) => {
+        inFlight.delete(task);
+        failure ??= { error };
+      },
+    );
+  };
+
+  return {
+    head: () => head,
+    async sealReady(tail, finalHeight) {
+      for (;;) {
+        const { first, last } = rangeBounds(nextIndex, options.rangeSize);
+        if (
+          last > finalHeight ||
+          (tail.first()?.height ?? Infinity) > first ||
+          (tail.last()?.height ?? -1) < last
+        )
+          break;
+        while (inFlight.size >= options.maxInFlight) await Promise.race(inFlight).catch(() => {});
+        if (failure) throw failure.error;
+        start(nextIndex, tail.slice(first, last));
+        nextIndex++;
+      }
+      if (failure) throw failure.error;
+    },
+    async refreshHead(maxAgeMs) {
+      if (head === null || inFlight.size > 0 || Date.now() - headWrittenAt < maxAgeMs) return;
+      const current = head;
+      headChain = headChain.then(async () =>
+        writeHead({ ...current, updatedAt: new Date().toISOString(), lightdInfo: await lightdInfo() }),
+      );
+      await headChain;
+    },
+    async flush() {
+      await headChain.catch(() => {});
+      if (failure) throw failure.error;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CompactBlockSchema, PoolType } from "../../proto/index.ts";
+import { filterCompactBlock, poolSetFromRequest } from "../../proto/pools.ts";
+import { parseBlock, projectBlock } from "../chain/index.ts";
+import { clientFor, PROTOCOLS, type Stack, startStack } from "./testing.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ blocks: 60, seed: "blocks-test" });
+});
+afterAll(() => stack?.close());
+
+const expected = (height: number) => {
+  const dev = stack.dev.chain.block(height);
+  return projectBlock(parseBlock(dev.raw, { strictV6: false }), dev.treeSizes);
+};
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
+const codeOf = async (call: Promise<unknown>) => {
+  try {
+    await call;
+  } catch (err) {
+    return ConnectError.from(err).code;
+  }
+  return undefined;
+};
+const collect = async <T>(stream: AsyncIterable<T>) => {
+  const out: T[] = [];
+  for await (const item of stream) out.push(item);
+  return out;
+};
+
+describe.each(PROTOCOLS)("block RPCs over %s", (protocol) => {
+  const client = () => clientFor(protocol, stack.server.url);
+
+  it("answers GetLatestBlock with the served tip and its little-endian hash", async () => {
+    const tip = stack.dev.chain.tip();
+    const latest = await client().getLatestBlock({});
+    expect(latest.height).toBe(BigInt(tip));
+    expect(hex(latest.hash)).toBe(Buffer.from(stack.dev.chain.hashAt(tip), "hex").reverse().toString("hex"));
+  });
+
+  it("serves GetBlock byte-exact by height from sealed ranges and from the tail, and by hash", async () => {
+    const tip = stack.dev.chain.tip();
+    for (const height of [1, 15, tip - 2, tip]) {
+      const block = await client().getBlock({ height: BigInt(height) });
+      expect(hex(toBinary(CompactBlockSchema, block))).toBe(hex(expected(height).full));
+      const byHash = await client().getBlock({ hash: block.hash });
+      expect(byHash.height).toBe(BigInt(height));
+    }
+    const nullifiers = await client().getBlockNullifiers({ height: 20n });
+    expect(hex(toBinary(CompactBlockSchema, nullifiers))).toBe(hex(expected(20).nullifiers));
+  });
+
+  it("streams GetBlockRange ascending and descending across the sealed/tail seam", async () => {
+    const tip = stack.dev.chain.tip();
+    const from = tip - 25;
+    const up = await collect(
+      client().getBlockRange({ start: { height: BigInt(from) }, end: { height: BigInt(tip) } }),
+    );
+    expect(up.map((b) => Number(b.height))).toEqual(Array.from({ length: 26 }, (_, i) => from + i));
+    for (const [i, b] of up.entries())
+      expect(hex(toBinary(CompactBlockSchema, b))).toBe(hex(expected(from + i).shielded));
+    const down = await collect(
+      client().getBlockRange({ start: { height: BigInt(tip) }, end: { height: BigInt(from) } }),
+    );
+    expect(down.map((b) => Number(b.height))).toEqual(up.map((b) => Number(b.height)).reverse());
+    const nf = await collect(
+      client().getBlockRangeNullifiers({ start: { height: 30n }, end: { height: 32n } }),
+    );
+    expect(nf.map((b) => hex(toBinary(CompactBlockSchema, b)))).toEqual(
+      [30, 31, 32].map((h) => hex(expected(h).nullifiers)),
+    );
+  });
+
+  it("filters GetBlockRange to the requested pools", async () => {
+    const poolTypes = [PoolType.TRANSPARENT];
+    const blocks = await collect(
+      client().getBlockRange({ start: { height: 40n }, end: { height: 42n }, poolTypes }),
+    );
+    const want = [40, 41, 42].map((h) =>
+      hex(toBinary(CompactBlockSchema, filterCompactBlock(fromFull(h), poolSetFromRequest(poolTypes)))),
+    );
+    expect(blocks.map((b) => hex(toBinary(CompactBlockSchema, b)))).toEqual(want);
+    expect(blocks.some((b) => b.vtx.some((t) => t.vout.length > 0))).toBe(true);
+    expect(blocks.every((b) => b.vtx.every((t) => t.outputs.length === 0 && t.actions.length === 0))).toBe(
+      true,
+    );
+  });
+
+  it("answers OutOfRange above the tip, InvalidArgument for bad requests, NotFound for unknown hashes", async () => {
+    const above = BigInt(stack.dev.chain.tip() + 1);
+    expect(await codeOf(client().getBlock({ height: above }))).toBe(Code.OutOfRange);
+    expect(
+      await codeOf(collect(client().getBlockRange({ start: { height: 1n }, end: { height: above } }))),
+    ).toBe(Code.OutOfRange);
+    expect(await codeOf(collect(client().getBlockRange({ start: { height: 1n } })))).toBe(
+      Code.InvalidArgument,
+    );
+    const invalidPool = {
+      start: { height: 1n },
+      end: { height: 2n },
+      poolTypes: [PoolType.POOL_TYPE_INVALID],
+    };
+    expect(await codeOf(collect(client().getBlockRange(invalidPool)))).toBe(Code.InvalidArgument);
+    expect(await codeOf(client().getBlock({ hash: new Uint8Array(32).fill(7) }))).toBe(Code.NotFound);
+    expect(await codeOf(client().getBlock({ hash: new Uint8Array(31) }))).toBe(Code.InvalidArgument);
+  });
+});
+
+function fromFull(height: number) {
+  return fromBinary(CompactBlockSchema, expected(height).full);
+}

@@ -1,0 +1,64 @@
+import { create, fromBinary } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import { LightedgeError } from "../../proto/errors.ts";
+import { type BlockID, BlockIDSchema, type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
+import type { ChainView, Projection } from "../index/chain-view.ts";
+import type { Serve } from "./context.ts";
+import { frameMessage, storedMessage, wantsJson } from "./stored-message.ts";
+import { heightOf } from "./values.ts";
+
+/** A stored frame as the response message: passed through for binary codecs, decoded for JSON. */
+export function blockMessage(frame: Uint8Array, ctx: HandlerContext): CompactBlock {
+  const bytes = frameMessage(frame);
+  return wantsJson(ctx.requestHeader, ctx.url)
+    ? fromBinary(CompactBlockSchema, bytes)
+    : storedMessage(CompactBlockSchema, bytes);
+}
+
+export function servedTip(chain: ChainView, rpc: string) {
+  const tip = chain.tip();
+  if (tip === undefined)
+    throw new LightedgeError("unavailable", rpc, `${rpc}: the origin has not indexed a block yet`);
+  return tip;
+}
+
+/** GetLatestBlock: the served tip; `hash` is little-endian (wire order, LWD CHANGELOG 0.4.18). */
+export function getLatestBlock(s: Serve): BlockID {
+  const tip = servedTip(s.chain, "GetLatestBlock");
+  return create(BlockIDSchema, { height: BigInt(tip.height), hash: tip.wireHash });
+}
+
+/**
+ * The height a BlockID names. A 32-byte hash wins over the height (as Zaino: lightwalletd
+ * refuses hashes, LWD#219, which helps no one); the hash is wire order, as CompactBlock.hash.
+ */
+export async function resolveBlockId(s: Serve, rpc: string, id: BlockID): Promise<number> {
+  if (id.hash.length === 0) {
+    const height = heightOf(rpc, id.height);
+    if (height > servedTip(s.chain, rpc).height) {
+      throw new LightedgeError("above-tip", rpc, `${rpc}: height ${height} is above the tip`);
+    }
+    return height;
+  }
+  if (id.hash.length !== 32)
+    throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash has 32 bytes`);
+  const height = await s.chain.heightOfHash(id.hash);
+  if (height === undefined)
+    throw new LightedgeError("not-found", rpc, `${rpc}: block hash not on the served chain`);
+  return height;
+}
+
+/** GetBlock (full projection: every tx, transparent included) and GetBlockNullifiers. */
+export async function getBlock(
+  s: Serve,
+  rpc: string,
+  projection: Projection,
+  id: BlockID,
+  ctx: HandlerContext,
+): Promise<CompactBlock> {
+  const height = await resolveBlockId(s, rpc, id);
+  for await (const block of s.chain.blocks(projection, height, height, { signal: ctx.signal })) {
+    return blockMessage(block.frame, ctx);
+  }
+  throw new LightedgeError("not-found", rpc, `${rpc}: block ${height} is not served`);
+}

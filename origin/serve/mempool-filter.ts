@@ -1,0 +1,52 @@
+import { LightedgeError } from "../../proto/errors.ts";
+
+/** Exclusion list bounds (lightwalletd GetMempoolTx): at most this many suffixes… */
+export const MAX_EXCLUDE_SUFFIXES = 20_000;
+/** …each at most a whole txid. */
+export const MAX_SUFFIX_BYTES = 32;
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("hex");
+
+export function checkSuffixes(rpc: string, suffixes: readonly Uint8Array[]): void {
+  if (suffixes.length > MAX_EXCLUDE_SUFFIXES) {
+    throw new LightedgeError(
+      "too-large",
+      rpc,
+      `${rpc}: more than ${MAX_EXCLUDE_SUFFIXES} txid suffixes to exclude`,
+    );
+  }
+  for (const s of suffixes) {
+    if (s.length > MAX_SUFFIX_BYTES)
+      throw new LightedgeError("bad-request", rpc, `${rpc}: a txid suffix is longer than 32 bytes`);
+  }
+}
+
+/**
+ * Indices of the transactions a wallet asked to leave out. A suffix (of the wire-order txid, i.e.
+ * a prefix of the display hex once reversed — lightwalletd `MempoolFilter`) excludes the one
+ * transaction it matches; a suffix matching two or more transactions excludes none of them,
+ * since the wallet cannot have meant both. Indexed by suffix length so 20,000 suffixes against a
+ * large mempool stay linear.
+ */
+export function excludedIndices(
+  wireTxids: readonly Uint8Array[],
+  suffixes: readonly Uint8Array[],
+): Set<number> {
+  const lengths = new Set(suffixes.map((s) => s.length));
+  const byTail = new Map<string, number[]>();
+  for (const length of lengths) {
+    wireTxids.forEach((txid, index) => {
+      if (txid.length < length) return;
+      const key = `${length}:${hex(txid.subarray(txid.length - length))}`;
+      const list = byTail.get(key);
+      if (list === undefined) byTail.set(key, [index]);
+      else list.push(index);
+    });
+  }
+  const excluded = new Set<number>();
+  for (const suffix of suffixes) {
+    const matches = byTail.get(`${suffix.length}:${hex(suffix)}`);
+    if (matches?.length === 1) excluded.add(matches[0]!);
+  }
+  return excluded;
+}

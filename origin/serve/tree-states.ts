@@ -1,0 +1,106 @@
+import { create } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import { LightedgeError } from "../../proto/errors.ts";
+import { type BlockID, type TreeState, TreeStateSchema } from "../../proto/index.ts";
+import type { TreeState as NodeTreeState, PoolCommitments } from "../node/ports.ts";
+import { servedTip } from "./blocks.ts";
+import type { Serve } from "./context.ts";
+import { createTtlCache } from "./ttl-cache.ts";
+import { heightOf } from "./values.ts";
+
+/** Depth below the tip past which a height's tree state cannot change (the seal depth, 100). */
+const FINAL_DEPTH = 100;
+/** zcashd's skipHash points at the last block that changed the tree: one hop suffices; bound it anyway. */
+const MAX_SKIP_HOPS = 8;
+
+const NETWORK_NAMES = { mainnet: "main", testnet: "test", regtest: "regtest" } as const;
+
+type Pool = "sapling" | "orchard" | "ironwood";
+
+/** A pool's final state, following `skipHash` (zcashd leaves finalState empty when the tree did not change). */
+async function finalState(
+  load: (hash: string) => Promise<NodeTreeState>,
+  state: NodeTreeState,
+  pool: Pool,
+): Promise<string> {
+  let current: NodeTreeState | undefined = state;
+  for (let hop = 0; current !== undefined; hop++) {
+    const part: { commitments: PoolCommitments; skipHash?: string } | undefined = current[pool];
+    if (part === undefined) return "";
+    if (part.commitments.finalState) return part.commitments.finalState;
+    if (!part.skipHash || hop >= MAX_SKIP_HOPS) return "";
+    current = await load(part.skipHash);
+  }
+  return "";
+}
+
+/**
+ * GetTreeState / GetLatestTreeState. Answers are cached: final heights (≥ 100 deep) and hashes
+ * for long, tail heights for the cache TTL (a reorg can change them). A pool the node has no
+ * tree for is the empty string, which LRZ clients read as an empty tree.
+ */
+export function createTreeStates(s: Serve) {
+  const final = createTtlCache<string, TreeState>({ ttlMs: 3_600_000, maxEntries: 4096 });
+  const recent = createTtlCache<string, TreeState>({ ttlMs: s.ttlMs, maxEntries: 512 });
+
+  const build = async (ctx: HandlerContext, key: number | string): Promise<TreeState> => {
+    // Computed tree states from storage first (origin/treestate); the node for what is not stored.
+    const stored = typeof key === "number" ? await s.options.treeStates?.treeState(key) : undefined;
+    if (stored) return create(TreeStateSchema, { ...stored, height: BigInt(stored.height) });
+    const load = (k: number | string) => s.callNode(ctx, "z_gettreestate", () => s.node.treeState(k));
+    const state = await load(key);
+    return create(TreeStateSchema, {
+      network: NETWORK_NAMES[s.options.network],
+      height: BigInt(state.height),
+      hash: state.hash,
+      time: state.time,
+      saplingTree: await finalState(load, state, "sapling"),
+      orchardTree: await finalState(load, state, "orchard"),
+      ironwoodTree: await finalState(load, state, "ironwood"),
+    });
+  };
+
+  const byKey = async (rpc: string, ctx: HandlerContext, key: number | string): Promise<TreeState> => {
+    const tip = servedTip(s.chain, rpc).height;
+    const cache = typeof key === "string" || key <= tip - FINAL_DEPTH ? final : recent;
+    try {
+      return await cache.get(String(key), () => build(ctx, key));
+    } catch (err) {
+      // lightwalletd answers every z_gettreestate failure as InvalidArgument; keep above-tip
+      // (OutOfRange) and unavailability, which tell the wallet to retry.
+      if (err instanceof LightedgeError && (err.kind === "above-tip" || err.kind === "unavailable"))
+        throw err;
+      if (err instanceof LightedgeError && err.kind === "not-found") throw err;
+      throw new LightedgeError("bad-request", rpc, `${rpc}: no tree state for ${key}`, { cause: err });
+    }
+  };
+
+  return {
+    /**
+     * By height, or by a 32-byte hash in either byte order: lightwalletd hex-encodes the bytes
+     * unreversed (display order) while BlockID.hash is wire order elsewhere; the served chain
+     * knows which one it is, and an unknown hash goes to the node as lightwalletd sends it.
+     */
+    async getTreeState(id: BlockID, ctx: HandlerContext): Promise<TreeState> {
+      const rpc = "GetTreeState";
+      if (id.hash.length === 0) {
+        const height = heightOf(rpc, id.height);
+        if (height > servedTip(s.chain, rpc).height) {
+          throw new LightedgeError("above-tip", rpc, `${rpc}: height ${height} is above the tip`);
+        }
+        return byKey(rpc, ctx, height);
+      }
+      if (id.hash.length !== 32)
+        throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash has 32 bytes`);
+      const wire = await s.chain.heightOfHash(id.hash);
+      if (wire !== undefined) return byKey(rpc, ctx, wire);
+      const asDisplay = Buffer.from(id.hash).toString("hex");
+      const reversed = await s.chain.heightOfHash(new Uint8Array(Buffer.from(id.hash).reverse()));
+      return byKey(rpc, ctx, reversed ?? asDisplay);
+    },
+    async getLatestTreeState(ctx: HandlerContext): Promise<TreeState> {
+      const tip = servedTip(s.chain, "GetLatestTreeState");
+      return byKey("GetLatestTreeState", ctx, tip.height);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { create } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import {
+  type GetAddressUtxosArg,
+  type GetAddressUtxosReply,
+  GetAddressUtxosReplySchema,
+} from "../../proto/index.ts";
+import type { Serve } from "./context.ts";
+import { addressError } from "./taddress.ts";
+import { bytesFromHex, checkAddresses, heightOf, wireFromDisplay } from "./values.ts";
+
+/**
+ * GetAddressUtxos(+Stream). Nodes ignore startHeight/maxEntries, so the answer is filtered here
+ * again (lightwalletd PR#592): height ≥ startHeight, then at most maxEntries (0 = unlimited).
+ * txid is wire order (lightwalletd reverses the node's display hex).
+ */
+export async function addressUtxos(
+  s: Serve,
+  rpc: string,
+  arg: GetAddressUtxosArg,
+  ctx: HandlerContext,
+): Promise<GetAddressUtxosReply[]> {
+  const addresses = checkAddresses(rpc, arg.addresses);
+  if (addresses.length === 0) return [];
+  const startHeight = heightOf(rpc, arg.startHeight);
+  const maxEntries = arg.maxEntries;
+  const utxos = await s
+    .callNode(ctx, "getaddressutxos", () => s.node.addressUtxos({ addresses, startHeight, maxEntries }))
+    .catch((err: unknown) => {
+      throw addressError(rpc, err);
+    });
+  const kept = utxos.filter((u) => u.height >= startHeight);
+  return (maxEntries > 0 ? kept.slice(0, maxEntries) : kept).map((u) =>
+    create(GetAddressUtxosReplySchema, {
+      address: u.address,
+      txid: wireFromDisplay(u.displayTxid),
+      index: u.outputIndex,
+      script: bytesFromHex(u.script),
+      valueZat: BigInt(u.satoshis),
+      height: BigInt(u.height),
+    }),
+  );
+}
