@@ -64,4 +64,20 @@ describe("the admin server", () => {
     expect(JSON.stringify(await res.json())).toMatch(/boom/);
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
   });
+
+  it("serves its HTML pages by exact path and nothing for inherited names", async () => {
+    let n = 0;
+    server = await startAdminServer({
+      host: "127.0.0.1",
+      port: 0,
+      registry: new Registry(),
+      health: {},
+      pages: { "/status": () => `<p>render ${++n}</p>` },
+    });
+    const res = await fetch(`${server.url}/status?x=1`);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await res.text()).toBe("<p>render 1</p>");
+    expect(await (await fetch(`${server.url}/status`)).text()).toBe("<p>render 2</p>");
+    expect((await fetch(`${server.url}/constructor`)).status).toBe(404);
+  });
 });

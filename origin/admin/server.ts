@@ -15,6 +15,8 @@ export interface AdminServerOptions {
   registry: Registry;
   /** Every check must be ok for a 200; their reports are merged under their names. */
   health: Record<string, () => HealthReport>;
+  /** HTML pages by path (e.g. the status page at "/" and "/status"), rendered per request. */
+  pages?: Record<string, () => string>;
 }
 
 export interface AdminServer {
@@ -24,7 +26,8 @@ export interface AdminServer {
 }
 
 /**
- * The admin listener (separate from the RPC port: issue 7): Prometheus `/metrics` and `/healthz`.
+ * The admin listener (separate from the RPC port: issue 7): Prometheus `/metrics`, `/healthz` and
+ * any HTML `pages` (the origin's status page).
  * Shared by `lightedge index` and `lightedge origin`.
  */
 export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
@@ -42,6 +45,11 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
       res
         .writeHead(body.ok ? 200 : 503, { "content-type": "application/json" })
         .end(`${JSON.stringify(body)}\n`);
+    } else if (path !== undefined && options.pages && Object.hasOwn(options.pages, path)) {
+      const html = options.pages[path]!();
+      res
+        .writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+        .end(html);
     } else {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found: try /metrics or /healthz\n");
     }

@@ -9,6 +9,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   devnode: () => import("./commands/devnode.ts"),
   index: () => import("./commands/index.ts"),
   origin: () => import("./commands/origin.ts"),
+  "backfill-trees": () => import("./commands/backfill-trees.ts"),
   edge: () => import("./commands/edge.ts"),
 };
 

@@ -23,6 +23,11 @@ export interface TreeStateProducerOptions {
   /** Ironwood finalState after a height, from the node ("" = none): its hash is not confirmed. */
   ironwood?: (height: number) => Promise<string>;
   ledger: SubtreeLedger;
+  /**
+   * The store's sealed tip, when given: snapshots then stay until the head passes them (not only
+   * until their range's objects are built), so a reader never finds a height in neither place.
+   */
+  sealedTip?: () => number;
 }
 
 /** What the producer reads of a tail block (an IndexedBlock, or one rebuilt from a served frame). */
@@ -147,6 +152,11 @@ export function createTreeStateProducer(o: TreeStateProducerOptions): TreeStateP
     last = b.height;
   };
 
+  /** Drops snapshots below `height` (sealed; the stored object answers for them). */
+  const prune = (height: number) => {
+    for (const h of snaps.keys()) if (h < height) snaps.delete(h);
+  };
+
   const tailView = (height: number): TailTreeState | undefined => {
     const s = snaps.get(height);
     if (s === undefined) return undefined;
@@ -177,6 +187,7 @@ export function createTreeStateProducer(o: TreeStateProducerOptions): TreeStateP
     onAppend(blocks) {
       if (tracker === undefined) return;
       for (const b of blocks) if (b.height === last + 1) appendOne(b);
+      if (o.sealedTip) prune(o.sealedTip());
     },
     onRollback(height) {
       if (tracker === undefined || height >= last) return;
@@ -227,8 +238,7 @@ export function createTreeStateProducer(o: TreeStateProducerOptions): TreeStateP
       for (const pool of ["sapling", "orchard"] as const)
         out.push(...o.ledger.chunkObjects(o.network, pool, newRoots[pool]));
       // The range's last snapshot stays: a rollback to the sealed tip restarts from it.
-      for (const b of blocks.slice(0, -1)) snaps.delete(b.height);
-      for (const h of [...snaps.keys()]) if (h < blocks[blocks.length - 1]!.height) snaps.delete(h);
+      prune(o.sealedTip ? o.sealedTip() : blocks[blocks.length - 1]!.height);
       return out;
     },
   };

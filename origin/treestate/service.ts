@@ -6,6 +6,7 @@ import {
   type TreeStateView,
 } from "../../proto/treestate/index.ts";
 import type { BlobStore } from "../store/index.ts";
+import type { TailTreeState } from "./producer.ts";
 
 export interface TreeStateService {
   /** The stored tree state after `height`, or undefined when not stored yet (fall back to the node). */
@@ -21,15 +22,27 @@ export interface TreeStateServiceOptions {
   rangeSize: number;
   /** Tail heights the producer holds in memory (above the sealed tip), when given. */
   tail?: (height: number) => TreeStateView | undefined;
+  /**
+   * Like `tail`, with heights whose Ironwood tree is non-empty too: their Ironwood part comes from
+   * `ironwood` (the node stays Ironwood's source, origin/trees/README.md). Asked before `tail`.
+   */
+  tailView?: (height: number) => TailTreeState | undefined;
+  ironwood?: (height: number) => Promise<string>;
 }
 
 /** The origin's reader of stored tree states: the same code as the edge's, over the BlobStore. */
 export function createTreeStateService(o: TreeStateServiceOptions): TreeStateService {
   const read = (key: string, range?: { offset: number; length: number }) => o.store.get(key, range);
   const reader = createTreeStateReader({ read, network: o.network });
+  const fromTail = async (height: number): Promise<TreeStateView | undefined> => {
+    const t = o.tailView?.(height);
+    if (t === undefined) return o.tail?.(height);
+    if (t.ironwoodSize === 0) return t.view;
+    return o.ironwood ? { ...t.view, ironwoodTree: await o.ironwood(height) } : undefined;
+  };
   return {
     async treeState(height) {
-      return o.tail?.(height) ?? (await reader.at(o.rangeSize, height));
+      return (await fromTail(height)) ?? (await reader.at(o.rangeSize, height));
     },
     subtreeRoots: (q) => readSubtreeRoots(read, o.network, q),
   };

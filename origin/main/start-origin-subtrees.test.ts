@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ShieldedProtocol } from "../../proto/index.ts";
+import {
+  bigintToLeBytes,
+  type LegacyTree,
+  leBytesToBigint,
+  readSubtreeRoots,
+  SUBTREE_LEAF_COUNT,
+  serializeFinalState,
+} from "../../proto/treestate/index.ts";
+import { loadOriginConfig } from "../config.ts";
+import { createDevNode, type DevNode } from "../devnode/index.ts";
+import { clientFor } from "../serve/testing.ts";
+import { createDirectoryStore } from "../store/index.ts";
+import { hasherFor, hashPair, type TreePool } from "../trees/index.ts";
+import { fakeLegacy, naiveAppend } from "../treestate/testing.ts";
+import { type RunningOrigin, startOrigin } from "./start-origin.ts";
+
+const BLOCKS = 30;
+const RANGE = 5;
+/** Leaves before the test chain's first: a few blocks in, subtree 0 of each pool completes. */
+const BEFORE = { sapling: SUBTREE_LEAF_COUNT - 10, orchard: SUBTREE_LEAF_COUNT - 6 };
+
+/** Root of the 2^16-leaf subtree a naive legacy tree of exactly 2^16 leaves holds (left, right, parents 0..14). */
+function naiveSubtreeRoot(pool: TreePool, t: LegacyTree): Uint8Array {
+  const h = hasherFor(pool);
+  let node = hashPair(h, 0, leBytesToBigint(t.left!), leBytesToBigint(t.right!));
+  for (let i = 0; i < 15; i++) node = hashPair(h, i + 1, leBytesToBigint(t.parents[i]!), node);
+  return bigintToLeBytes(node);
+}
+
+let dev: DevNode;
+let dir: string;
+let origin: RunningOrigin;
+
+beforeAll(async () => {
+  dev = await createDevNode({ synthetic: { blocks: BLOCKS, seed: "start-origin-subtrees" } });
+  await dev.ready;
+  dir = mkdtempSync(join(tmpdir(), "lightedge-start-origin-subtrees-"));
+});
+
+afterAll(async () => {
+  await origin?.close();
+  await dev?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("startOrigin with a frontier just short of a subtree boundary (test hook)", () => {
+  it("stores each completed subtree's root, completing height and hash as a naive tree computes them", async () => {
+    const start = { sapling: fakeLegacy(BEFORE.sapling, 7), orchard: fakeLegacy(BEFORE.orchard, 70) };
+    const config = loadOriginConfig([
+      ...["--node", dev.url, "--network", "regtest", "--store", `dir:${join(dir, "store")}`],
+      ...["--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", "--admin", "off"],
+      ...["--range-size", String(RANGE), "--seal-depth", "3", "--poll-ms", "30", "--log-level", "warn"],
+    ]);
+    origin = await startOrigin(config, {
+      treeStart: {
+        height: -1,
+        sapling: serializeFinalState(start.sapling),
+        orchard: serializeFinalState(start.orchard),
+      },
+    });
+    const end = Date.now() + 15_000;
+    while (origin.indexer.status().sealedTip < BLOCKS - RANGE - 1 && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(origin.indexer.status().sealedTip).toBe(BLOCKS - RANGE - 1);
+
+    // The independent tree, from the same start, over the served blocks' leaves.
+    const trees = { ...start };
+    const sizes = { ...BEFORE };
+    const expected: Partial<Record<TreePool, { root: Uint8Array; height: number; hash: Uint8Array }>> = {};
+    const states: { sapling: string; orchard: string }[] = [];
+    const client = clientFor("connect", origin.url);
+    const range = { start: { height: 0n }, end: { height: BigInt(BLOCKS - 1) }, poolTypes: [] };
+    for await (const block of client.getBlockRange(range)) {
+      const leaves = {
+        sapling: block.vtx.flatMap((tx) => tx.outputs.map((o) => o.cmu)),
+        orchard: block.vtx.flatMap((tx) => tx.actions.map((a) => a.cmx)),
+      };
+      for (const pool of ["sapling", "orchard"] as const)
+        for (const cm of leaves[pool]) {
+          trees[pool] = naiveAppend(pool, trees[pool], cm);
+          if (++sizes[pool] === SUBTREE_LEAF_COUNT)
+            expected[pool] = {
+              root: naiveSubtreeRoot(pool, trees[pool]),
+              height: Number(block.height),
+              hash: block.hash,
+            };
+        }
+      states.push({
+        sapling: serializeFinalState(trees.sapling),
+        orchard: serializeFinalState(trees.orchard),
+      });
+    }
+    const store = createDirectoryStore(join(dir, "store"));
+    for (const pool of ["sapling", "orchard"] as const) {
+      const want = expected[pool]!;
+      expect(want.height).toBeLessThan(BLOCKS - RANGE); // sealed, so its chunk is written
+      const read = (k: string, r?: { offset: number; length: number }) => store.get(k, r);
+      const roots = await readSubtreeRoots(read, "regtest", {
+        pool,
+        startIndex: 0,
+        maxEntries: 0,
+        treeSize: SUBTREE_LEAF_COUNT,
+      });
+      expect(roots).toHaveLength(1);
+      expect(Buffer.from(roots![0]!.root).toString("hex")).toBe(Buffer.from(want.root).toString("hex"));
+      expect(roots![0]!.completingHeight).toBe(want.height);
+      expect(Buffer.from(roots![0]!.completingWireHash)).toEqual(Buffer.from(want.hash));
+    }
+    // GetTreeState across the boundary, sealed and tail heights alike.
+    const grpc = clientFor("grpc", origin.url);
+    for (const h of [0, expected.sapling!.height, expected.orchard!.height, BLOCKS - 2, BLOCKS - 1]) {
+      const state = await grpc.getTreeState({ height: BigInt(h) });
+      expect([h, state.saplingTree, state.orchardTree]).toEqual([h, states[h]!.sapling, states[h]!.orchard]);
+    }
+    // The served tip's tree size (the dev chain's own, far below 2^16) bounds GetSubtreeRoots.
+    const rpcRoots = [];
+    for await (const r of grpc.getSubtreeRoots({ shieldedProtocol: ShieldedProtocol.sapling }))
+      rpcRoots.push(r);
+    expect(rpcRoots).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,161 @@
+import pino, { type Logger } from "pino";
+import { Registry } from "prom-client";
+import { createIndexMetrics } from "../admin/index-metrics.ts";
+import { type AdminServer, startAdminServer } from "../admin/server.ts";
+import { type OriginConfig, storeEnv } from "../config.ts";
+import { createIndexer, type Indexer } from "../index/index.ts";
+import { createNodeClient, type NodeClient } from "../node/index.ts";
+import { createOriginServer, createServeMetrics, type OriginServer } from "../serve/index.ts";
+import { renderStatusPage } from "../status/status-page.ts";
+import { createStatusRecorder } from "../status/status-recorder.ts";
+import { openStore } from "../store/index.ts";
+import type { TreeStateStart } from "../treestate/index.ts";
+import { createOriginStatusSource } from "./status-source.ts";
+import { createTreeStateWiring } from "./tree-state-wiring.ts";
+
+export interface StartOriginOptions {
+  /** LightdInfo.donationAddress. */
+  donationAddress?: string;
+  /** Default: pino JSON at config.logLevel. */
+  log?: Logger;
+  /** A node client to use (not closed by `close()`); default: one from config.node. */
+  nodeClient?: NodeClient;
+  /** Called once the RPC port is bound, before the indexer bootstraps from the store. */
+  onListening?: (url: string) => void;
+  /** Tree states: override the dev-node detection (true = the node's z_gettreestate is a placeholder). */
+  syntheticChain?: boolean;
+  /** Test hook: the frontier the tree-state producer starts from (instead of store/node/genesis). */
+  treeStart?: TreeStateStart;
+}
+
+export interface RunningOrigin {
+  /** The RPC server (gRPC, gRPC-web, Connect). */
+  url: string;
+  /** /metrics, /healthz and the status page (/ and /status); undefined when config.admin is off. */
+  adminUrl?: string;
+  indexer: Indexer;
+  server: OriginServer;
+  /** Stops serving, indexing and the admin port; idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The whole origin in one call (what `lightedge origin` and `npm start` run): node client, store,
+ * indexer with the tree-state producer in its hooks, the RPC server with stored tree states, and
+ * the admin server with the status page. Everything it starts, `close()` stops: no signal
+ * handlers, no timers left behind, so a process may start and close several.
+ */
+export async function startOrigin(
+  config: Readonly<OriginConfig>,
+  options: StartOriginOptions = {},
+): Promise<RunningOrigin> {
+  const log =
+    options.log ??
+    pino({ level: config.logLevel, base: { service: "lightedge-origin", network: config.network } });
+  const node =
+    options.nodeClient ??
+    createNodeClient({
+      url: config.node.url,
+      auth: config.node.auth,
+      network: config.network,
+      timeoutMs: config.node.timeoutMs,
+      maxInFlight: Math.max(4, config.concurrency),
+    });
+  const store = openStore(config.store, storeEnv(config));
+  const registry = new Registry();
+  let indexer: Indexer | undefined;
+  const status = createOriginStatusSource(() => indexer!.status(), config.rangeSize);
+  const trees = createTreeStateWiring({
+    store,
+    network: config.network,
+    rangeSize: config.rangeSize,
+    node,
+    log,
+    synthetic: options.syntheticChain,
+    start: options.treeStart,
+    onEvent: status.note,
+  });
+  indexer = createIndexer({
+    chain: node,
+    info: node,
+    store,
+    network: config.network,
+    dataDir: config.dataDir,
+    rangeSize: config.rangeSize,
+    sealDepth: config.sealDepth,
+    concurrency: config.concurrency,
+    fromHeight: config.fromHeight,
+    pollMs: config.pollMs,
+    log,
+    metrics: createIndexMetrics(registry),
+    hooks: {
+      onAppend(blocks) {
+        status.appended(blocks[blocks.length - 1]!.height);
+        trees.hooks.onAppend?.(blocks);
+      },
+      onRollback(height) {
+        status.rolledBack(height);
+        trees.hooks.onRollback?.(height);
+      },
+      rangeObjects: trees.hooks.rangeObjects,
+    },
+  });
+  const stops: (() => Promise<void> | void)[] = [];
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      for (const stop of stops.reverse()) {
+        try {
+          await stop();
+        } catch (err) {
+          log.warn({ err }, "origin: error while stopping");
+        }
+      }
+    })();
+    return closing;
+  };
+  const running = indexer;
+  stops.push(() => (options.nodeClient ? undefined : node.close()));
+  try {
+    const server = await createOriginServer({
+      chain: running.view,
+      node,
+      network: config.network,
+      secrets: config.secrets,
+      ping: config.ping,
+      donationAddress: options.donationAddress,
+      treeStates: trees.service,
+      log: (rpc, err) => log.error({ rpc, err }, "rpc failed"),
+      observer: status.countRequests(createServeMetrics(registry)),
+      listen: { host: config.listen.host, port: config.listen.port, tls: config.tls },
+    });
+    stops.push(
+      () => running.stop(),
+      () => trees.close(),
+      () => server.close(),
+    );
+    options.onListening?.(server.url);
+    const recorder = createStatusRecorder(status, config.network);
+    stops.push(() => recorder.stop());
+    let admin: AdminServer | undefined;
+    if (config.admin) {
+      const page = () => renderStatusPage(recorder.history());
+      admin = await startAdminServer({
+        ...config.admin,
+        registry,
+        health: { index: () => running.health() },
+        pages: { "/": page, "/status": page },
+      });
+      stops.push(() => admin!.close());
+    }
+    log.info({ url: server.url, admin: admin?.url, tls: config.tls !== undefined }, "origin listening");
+    // Bootstrap (store head, tail log) then follow in the background; the RPC port already
+    // answers, with Unavailable for blocks until the first block is served.
+    await running.start();
+    void trees.begin(running.view);
+    return { url: server.url, adminUrl: admin?.url, indexer: running, server, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
