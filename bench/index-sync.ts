@@ -3,12 +3,15 @@
 // Reports blocks/s, origin and dev-node CPU seconds per 1,000 blocks (from /proc), peak RSS, and
 // side by side the origin's own ceiling (parse + project + seal on prefetched blocks, no RPC).
 //
-// usage: node [--expose-gc] bench/index-sync.ts [--blocks 200000] [--concurrency 8] [--chunk 50] [--range-size 1000]
+// usage: node [--expose-gc] bench/index-sync.ts [--blocks 200000] [--concurrency 8] [--chunk 50]
+//          [--range-size 1000] [--blake2b wasm|noble] [--ceiling-seconds 3]
 import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { Registry } from "prom-client";
 import { createIndexMetrics } from "../origin/admin/index-metrics.ts";
+import { blake2bBackend, useBlake2bBackend } from "../origin/chain/blake2b.ts";
 import { buildIndexedBlock } from "../origin/index/build-block.ts";
+import { codecOptions } from "../origin/index/codec-options.ts";
 import { createIndexer } from "../origin/index/indexer.ts";
 import { tempDir } from "../origin/index/testing.ts";
 import { createNodeClient, type NodeBlock } from "../origin/node/index.ts";
@@ -24,9 +27,14 @@ const { values } = parseArgs({
     chunk: { type: "string", default: "50" },
     "range-size": { type: "string", default: "1000" },
     seed: { type: "string", default: "index-bench" },
+    // "noble" forces origin/chain's pure-JS BLAKE2b fallback, for a side-by-side with the default.
+    blake2b: { type: "string", default: "wasm" },
+    // 0 skips the ceiling measurement (e.g. under --cpu-prof, so the profile is the sync alone).
+    "ceiling-seconds": { type: "string", default: "3" },
   },
 });
 const blocks = Number(values.blocks);
+if (values.blake2b === "noble") useBlake2bBackend("noble");
 const rangeSize = Number(values["range-size"]);
 
 const devnode = await spawnServer(
@@ -46,7 +54,11 @@ const data = tempDir("bench-data");
 const node = createNodeClient({ url: devnode.url, network: "regtest", maxInFlight: 16 });
 
 try {
-  const ceiling = await originCeiling(await node.blocks(0, Math.min(blocks, 2 * rangeSize) - 1));
+  const ceilingSeconds = Number(values["ceiling-seconds"]);
+  const ceiling =
+    ceilingSeconds > 0
+      ? await originCeiling(await node.blocks(0, Math.min(blocks, 2 * rangeSize) - 1), ceilingSeconds)
+      : Number.NaN;
   const registry = new Registry();
   const indexer = createIndexer({
     chain: node,
@@ -87,6 +99,7 @@ try {
   const indexed = status.tip + 1;
   const result = {
     blocks: indexed,
+    blake2b: blake2bBackend(),
     sealedTip: status.sealedTip,
     seconds: round(seconds),
     blocksPerSecond: round(indexed / seconds),
@@ -106,18 +119,16 @@ try {
 }
 
 /** Blocks/s of parse + three projections + range encoding on one core, on blocks already fetched. */
-async function originCeiling(sample: NodeBlock[]): Promise<number> {
+async function originCeiling(sample: NodeBlock[], seconds: number): Promise<number> {
   const start = performance.now();
   let done = 0;
-  while (performance.now() - start < 3_000) {
+  while (performance.now() - start < seconds * 1000) {
     const built = sample.map(buildIndexedBlock);
     for (let i = 0; i + rangeSize <= built.length; i += rangeSize) {
-      encodeSealedRange({
-        network: "regtest",
-        rangeSize,
-        index: i / rangeSize,
-        blocks: built.slice(i, i + rangeSize),
-      });
+      encodeSealedRange(
+        { network: "regtest", rangeSize, index: i / rangeSize, blocks: built.slice(i, i + rangeSize) },
+        codecOptions,
+      );
     }
     done += built.length;
   }

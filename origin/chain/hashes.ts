@@ -1,5 +1,4 @@
 import { hash } from "node:crypto";
-import { blake2b } from "@noble/hashes/blake2.js";
 
 /**
  * SHA256d (Bitcoin-style double SHA-256): block hashes, v1–v4 txids, merkle nodes. Node's native
@@ -24,12 +23,7 @@ export function personal(tag: string): Uint8Array {
   return p;
 }
 
-/** BLAKE2b-256 with a 16-byte personalization over the concatenation of `parts` (ZIP 244). */
-export function blake2b256(personalization: Uint8Array, parts: readonly Uint8Array[]): Uint8Array {
-  const h = blake2b.create({ dkLen: 32, personalization });
-  for (const part of parts) h.update(part);
-  return h.digest();
-}
+export { blake2b256 } from "./blake2b.ts";
 
 const hexChars = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 

@@ -22,7 +22,9 @@ export function buildIndexedBlock(node: NodeBlock): IndexedBlock {
   return {
     height: node.height,
     wireHash: parsed.wireHash,
-    wirePrevHash: parsed.header.wirePrevHash,
+    // A copy: the header's field is a view into the raw block, and the tail would keep every
+    // ~60 KB raw block alive through it until the range is sealed (most of the live heap).
+    wirePrevHash: parsed.header.wirePrevHash.slice(),
     time: parsed.header.time,
     treeSizes: { ...node.treeSizes },
     messages: { full: projections.full, shielded: projections.shielded, nullifiers: projections.nullifiers },

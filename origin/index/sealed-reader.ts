@@ -11,6 +11,7 @@ import {
 } from "../../proto/range/index.ts";
 import type { BlobStore } from "../store/index.ts";
 import type { ChainBlock } from "./chain-view.ts";
+import { codecOptions } from "./codec-options.ts";
 
 /** Reads sealed ranges back from the store (the origin's own reads: server streams, bootstrap). */
 export interface SealedReader {
@@ -32,7 +33,7 @@ export function createSealedReader(store: BlobStore, network: string, rangeSize:
     const bytes = await store.get(key);
     if (bytes === null)
       throw new LightedgeError("not-found", "sealed-reader", `range object ${key} is missing`);
-    const meta = decodeRangeMeta(bytes);
+    const meta = decodeRangeMeta(bytes, codecOptions);
     assertMetaIdentity(meta, { network, rangeSize, index });
     return meta;
   };

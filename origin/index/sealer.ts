@@ -9,6 +9,7 @@ import {
 } from "../../proto/range/index.ts";
 import type { NodeInfoSource } from "../node/ports.ts";
 import type { BlobStore } from "../store/index.ts";
+import { codecOptions } from "./codec-options.ts";
 import { headLightdInfo } from "./head-info.ts";
 import { retrying } from "./retry.ts";
 import type { IndexedBlock, Tail } from "./tail.ts";
@@ -81,12 +82,10 @@ export function createSealer(options: SealerOptions): Sealer {
   };
 
   const upload = async (index: number, blocks: IndexedBlock[]) => {
-    const encoded = encodeSealedRange({
-      network: options.network,
-      rangeSize: options.rangeSize,
-      index,
-      blocks,
-    });
+    const encoded = encodeSealedRange(
+      { network: options.network, rangeSize: options.rangeSize, index, blocks },
+      codecOptions,
+    );
     const keys = rangeKeys(options.network, options.rangeSize, index);
     await Promise.all(
       Object.entries(encoded.data).map(([p, bytes]) =>

@@ -11,6 +11,7 @@ import {
   verifySection,
 } from "../../proto/range/index.ts";
 import type { BlobStore } from "../store/index.ts";
+import { codecOptions } from "./codec-options.ts";
 import { createSealedReader } from "./sealed-reader.ts";
 
 export interface AuditReport {
@@ -48,7 +49,7 @@ export async function auditStore(store: BlobStore, network: string, rangeSize: n
       const key = rangeKeys(network, rangeSize, index).data[projection];
       const data = await store.get(key);
       if (data === null) throw new LightedgeError("corrupt", "store-audit", `${key} is missing`);
-      verifySection(meta, projection, data);
+      verifySection(meta, projection, data, codecOptions);
       read += data.length;
     }
     previous = lastWireHash(meta);
