@@ -27,8 +27,9 @@ export default defineConfig({
           name: "workers",
           include: ["edge/**/*.test.ts"],
           testTimeout: 30_000,
-          // moto_server for the edge store readers (edge/store/*.test.ts).
-          globalSetup: ["test/support/moto-global-setup.ts"],
+          // Seeds sealed ranges from the real corpus and starts test origins (edge tests).
+          // moto-global-setup: moto_server for the edge store readers (edge/store/*.test.ts).
+          globalSetup: ["test/support/edge-global-setup.ts", "test/support/moto-global-setup.ts"],
         },
       },
     ],

@@ -1,39 +1,49 @@
-import { createConnectRouter } from "@connectrpc/connect";
-import { createFetchHandler } from "@connectrpc/connect/protocol";
 import { Hono } from "hono";
+import { toConnectError } from "../proto/errors.ts";
 import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
-import { registerRoutes } from "./rpc/router.ts";
+import { serveObject } from "./http/objects.ts";
+import { dispatchRpc } from "./rpc/dispatch.ts";
+import { type EdgeServices, servicesFor } from "./services.ts";
+import { errorResponse } from "./wire/end-stream.ts";
+import { detectProtocol } from "./wire/protocol.ts";
 
-const servicePrefix = "/cash.z.wallet.sdk.rpc.CompactTxStreamer/";
+export const SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
 
-/** The worker's HTTP surface: CORS, health, and the lightwallet protocol. */
+/**
+ * The worker's HTTP surface: CORS, health, sealed objects over plain GET, and the lightwallet
+ * protocol. A request names its network by a path prefix (`/testnet/cash.z.wallet.sdk.rpc…`),
+ * which every client supports through its base URL; unprefixed paths get the first of NETWORKS.
+ */
 export function createApp(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.use("*", corsMiddleware);
   app.get("/healthz", (c) => c.text("ok"));
-  app.all(`${servicePrefix}*`, (c) => rpcHandler(c.env)(c.req.raw));
+  app.get("/v1/*", (c) => serveObject(servicesFor(c.env), c.req.raw));
+  app.all(`/${SERVICE}/:method`, (c) => rpc(c.env, undefined, c.req.param("method"), c.req.raw));
+  app.all(`/:network/${SERVICE}/:method`, (c) =>
+    rpc(c.env, c.req.param("network"), c.req.param("method"), c.req.raw),
+  );
   return app;
 }
 
-// Built once per isolate per env object: building the router costs more than a request.
-const handlers = new WeakMap<Env, (req: Request) => Promise<Response>>();
-
-function rpcHandler(env: Env): (req: Request) => Promise<Response> {
-  let handler = handlers.get(env);
-  if (handler === undefined) {
-    // gRPC-web and Connect only: Workers cannot send HTTP trailers, so native gRPC is
-    // served by the origin.
-    const router = createConnectRouter({ grpc: false, grpcWeb: true, connect: true });
-    registerRoutes(router, env);
-    const byPath = new Map(router.handlers.map((h) => [h.requestPath, h]));
-    handler = (req) => {
-      const path = new URL(req.url).pathname;
-      const found = byPath.get(path);
-      if (found === undefined) return Promise.resolve(new Response(null, { status: 404 }));
-      return createFetchHandler(found)(req);
-    };
-    handlers.set(env, handler);
+async function rpc(env: Env, prefix: string | undefined, method: string, req: Request): Promise<Response> {
+  let s: EdgeServices;
+  try {
+    s = servicesFor(env);
+  } catch (err) {
+    // A deployment without a usable store or origin URL: log it, answer Internal.
+    console.error(JSON.stringify({ level: "error", msg: "edge misconfigured", err: String(err) }));
+    return new Response("edge misconfigured\n", { status: 500 });
   }
-  return handler;
+  const network = prefix ?? s.config.defaultNetwork;
+  if (!s.config.networks.includes(network))
+    return new Response(`network ${network} is not served here\n`, { status: 404 });
+  const detected = detectProtocol(req);
+  if (detected === undefined) return new Response("unsupported protocol or content type\n", { status: 415 });
+  try {
+    return await dispatchRpc(s, network, method, req, detected);
+  } catch (err) {
+    return errorResponse(detected.protocol, toConnectError(method, err, s.log));
+  }
 }

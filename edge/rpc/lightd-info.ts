@@ -1,23 +1,21 @@
 import { create } from "@bufbuild/protobuf";
 import { type LightdInfo, LightdInfoSchema } from "../../proto/index.ts";
-import type { Env } from "../env.ts";
+import type { EdgeConfig } from "../config.ts";
 
 /** The lightwallet protocol version this server implements (LightdInfo field 18). */
 export const LIGHTWALLET_PROTOCOL_VERSION = "v0.5.0";
 
-/** LightdInfo from the worker's configuration alone. */
-export function staticLightdInfo(env: Env): LightdInfo {
-  const network = defaultNetwork(env);
+/** chainName as zcashd/zebrad report it (getblockchaininfo "chain"). */
+const chainNames: Record<string, string> = { mainnet: "main", testnet: "test", regtest: "regtest" };
+
+/** LightdInfo from the worker's configuration alone (before anything is sealed). */
+export function staticLightdInfo(config: EdgeConfig, network: string): LightdInfo {
   return create(LightdInfoSchema, {
-    version: env.VERSION,
-    vendor: env.VENDOR,
+    version: config.version,
+    vendor: config.vendor,
     taddrSupport: true,
-    chainName: network === "mainnet" ? "main" : network === "testnet" ? "test" : "regtest",
-    donationAddress: env.DONATION_ADDRESS,
+    chainName: chainNames[network] ?? network,
+    donationAddress: config.donationAddress,
     lightwalletProtocolVersion: LIGHTWALLET_PROTOCOL_VERSION,
   });
-}
-
-export function defaultNetwork(env: Env): string {
-  return env.NETWORKS.split(",")[0]?.trim() || "mainnet";
 }

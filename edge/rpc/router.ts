@@ -1,12 +1,43 @@
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import { toConnectError } from "../../proto/errors.ts";
 import { CompactTxStreamer } from "../../proto/index.ts";
-import type { Env } from "../env.ts";
-import { staticLightdInfo } from "./lightd-info.ts";
+import type { EdgeServices } from "../services.ts";
+import { storedTreeStateMethods } from "../treestate/index.ts";
+import type { ChainInfo } from "./chain-info.ts";
+import { jsonBlockMethods } from "./json-blocks.ts";
+import { createOriginApi, proxiedMethods } from "./proxy.ts";
 
-/** Registers the CompactTxStreamer methods the edge answers itself. */
-export function registerRoutes(router: ConnectRouter, env: Env): void {
+/** Registers every CompactTxStreamer method for one network on a Connect router. */
+export function registerRoutes(
+  router: ConnectRouter,
+  s: EdgeServices,
+  info: ChainInfo,
+  network: string,
+): void {
+  const origin = s.origin(network);
+  const originUrl = s.config.origins.get(network);
+  const api =
+    origin !== undefined && originUrl !== undefined ? createOriginApi(origin, originUrl) : undefined;
+  const proxied = proxiedMethods(api, network, s.log);
   router.service(CompactTxStreamer, {
-    getLightdInfo: () => staticLightdInfo(env),
+    ...proxied,
+    // Tree states from storage; the origin (when configured) answers what is not stored.
+    ...storedTreeStateMethods(s, network, api !== undefined ? proxied : {}),
+    ...jsonBlockMethods(s, network),
+    getLatestBlock: async () => {
+      try {
+        return await info.latestBlock(network);
+      } catch (err) {
+        throw toConnectError("GetLatestBlock", err, s.log);
+      }
+    },
+    getLightdInfo: async () => {
+      try {
+        return await info.lightdInfo(network);
+      } catch (err) {
+        throw toConnectError("GetLightdInfo", err, s.log);
+      }
+    },
     getTaddressBalanceStream: () => {
       // Client streaming needs full-duplex HTTP, which gRPC-web and browsers cannot do.
       throw new ConnectError(

@@ -1,0 +1,55 @@
+import { create, toBinary } from "@bufbuild/protobuf";
+import { base64Encode } from "@bufbuild/protobuf/wire";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BlockIDSchema, CompactBlockSchema } from "../../proto/index.ts";
+import { clientsFor } from "../testing/clients.ts";
+import { b64, type EdgeFixture, fetchWith, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
+
+const f = fixture as EdgeFixture;
+const block = (h: number) => f.seed.blocks.mainnet!.find((b) => b.height === h)!;
+
+describe.skipIf(fixture === null)("GetBlock and GetBlockNullifiers", () => {
+  beforeAll(seedBucket);
+  const env = testEnv("good");
+  const tip = () => f.seed.tips.mainnet!;
+
+  describe.each(clientsFor(env))("over %s", (_name, client) => {
+    it("answers a sealed height with the stored full projection", async () => {
+      const got = await client.getBlock({ height: 663171n });
+      expect(toBinary(CompactBlockSchema, got)).toEqual(b64(block(663171).full));
+      const nf = await client.getBlockNullifiers({ height: 663171n });
+      expect(toBinary(CompactBlockSchema, nf)).toEqual(b64(block(663171).nullifiers));
+    });
+
+    it("answers a tail height from the origin", async () => {
+      const got = await client.getBlock({ height: BigInt(tip() + 3) });
+      expect(toBinary(CompactBlockSchema, got)).toEqual(b64(block(tip() + 3).full));
+    });
+
+    it("finds a sealed block by its hash in either byte order", async () => {
+      const hash = b64(block(663165).hash);
+      const wire = await client.getBlock({ hash });
+      expect(Number(wire.height)).toBe(663165);
+      const display = await client.getBlock({ hash: hash.slice().reverse() });
+      expect(Number(display.height)).toBe(663165);
+    });
+
+    it("says OutOfRange above the tip and InvalidArgument for a short hash", async () => {
+      await expect(client.getBlock({ height: 99_999_999n })).rejects.toMatchObject({ code: Code.OutOfRange });
+      const err = await client.getBlock({ hash: new Uint8Array(5) }).catch((e) => ConnectError.from(e));
+      expect(err).toMatchObject({ code: Code.InvalidArgument });
+      expect((err as ConnectError).rawMessage).toMatch(/^GetBlock: /);
+    });
+  });
+
+  it("answers a Connect GET with the bare protobuf, cacheable for a year", async () => {
+    const message = base64Encode(toBinary(BlockIDSchema, create(BlockIDSchema, { height: 663155n })), "url");
+    const res = await fetchWith(env)(
+      `https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlock?connect=v1&encoding=proto&base64=1&message=${message}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toContain("immutable");
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(b64(block(663155).full));
+  });
+});

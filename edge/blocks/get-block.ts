@@ -1,0 +1,110 @@
+import { create, toBinary } from "@bufbuild/protobuf";
+import { LightedgeError, toConnectError } from "../../proto/errors.ts";
+import { encodeFrame, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
+import { BlockIDSchema } from "../../proto/index.ts";
+import { frameSpan, type Projection, type RangeMeta, rangeKeys } from "../../proto/range/index.ts";
+import type { EdgeServices } from "../services.ts";
+import { contentTypeOf, endOfStream, errorResponse } from "../wire/end-stream.ts";
+import type { WireProtocol } from "../wire/protocol.ts";
+import { readRequestMessage } from "../wire/request.ts";
+import { createResponseSink } from "../wire/sink.ts";
+import { extentOf, heightOf, notServed } from "./extent.ts";
+import { findSealedHash } from "./find-hash.ts";
+
+export type BlockRpc = "GetBlock" | "GetBlockNullifiers";
+
+/** Sealed blocks never change: a GET of one may be cached for a year. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/**
+ * GetBlock / GetBlockNullifiers: one stored frame (full or nullifiers projection). gRPC-web sends
+ * it with its frame header; Connect unary sends the bare protobuf (the ranged read skips the 5
+ * header bytes). Heights or hashes the store does not hold go to the origin.
+ */
+export async function serveGetBlock(
+  s: EdgeServices,
+  network: string,
+  rpc: BlockRpc,
+  req: Request,
+  protocol: WireProtocol,
+): Promise<Response> {
+  try {
+    if (protocol === "connect-stream")
+      throw new LightedgeError("bad-request", "edge.get-block", "a unary call cannot use Connect streaming");
+    const id = await readRequestMessage(req, protocol, BlockIDSchema);
+    const projection: Projection = rpc === "GetBlock" ? "full" : "nullifiers";
+    const head = await s.heads.head(network);
+    const extent = extentOf(head);
+    if (id.hash.length > 0) {
+      if (id.hash.length !== 32)
+        throw new LightedgeError("bad-request", "edge.get-block", "a block hash is 32 bytes");
+      const found = head === null ? undefined : await findSealedHash(s.metas, head, id.hash);
+      if (found !== undefined) return await sendSealed(s, found.meta, projection, found.height, protocol);
+    } else {
+      const height = heightOf(id.height, "height");
+      if (height >= extent.firstHeight && height <= extent.tipHeight) {
+        const meta = await s.metas.meta(network, extent.rangeSize, Math.floor(height / extent.rangeSize));
+        return await sendSealed(s, meta, projection, height, protocol);
+      }
+    }
+    const origin = s.origin(network);
+    if (origin === undefined) {
+      if (id.hash.length > 0)
+        throw new LightedgeError("not-found", "edge.get-block", "no sealed block has this hash");
+      const h = Number(id.height);
+      throw notServed(h, h, extent);
+    }
+    const bytes = await origin.unary(rpc, toBinary(BlockIDSchema, create(BlockIDSchema, id)), req.signal);
+    return sendBytes(bytes, protocol);
+  } catch (err) {
+    return errorResponse(protocol, toConnectError(rpc, err, s.log));
+  }
+}
+
+async function sendSealed(
+  s: EdgeServices,
+  meta: RangeMeta,
+  projection: Projection,
+  height: number,
+  protocol: WireProtocol,
+): Promise<Response> {
+  const span = frameSpan(meta, projection, height);
+  const framed = protocol === "grpc-web";
+  const range = framed
+    ? span
+    : { offset: span.offset + FRAME_HEADER_BYTES, length: span.length - FRAME_HEADER_BYTES };
+  const key = rangeKeys(meta.network, meta.rangeSize, meta.index).data[projection];
+  const object = await s.reader.get(key, range);
+  if (object === null)
+    throw new LightedgeError("corrupt", "edge.get-block", `range object ${key} is missing`);
+  if (object.size !== meta.sections[projection].length) {
+    await object.body.cancel();
+    throw new LightedgeError("corrupt", "edge.get-block", `${key} has the wrong size for its metadata`);
+  }
+  const trailer = endOfStream(protocol);
+  const sink = createResponseSink(range.length + trailer.length);
+  void sink
+    .pipe(object.body)
+    .then(() => sink.write(trailer))
+    .then(() => sink.close())
+    .catch((err) => sink.abort(err).catch(() => {}));
+  const headers: Record<string, string> = { "content-type": contentTypeOf[protocol] };
+  if (protocol === "connect-get") headers["cache-control"] = IMMUTABLE;
+  return new Response(sink.readable, { status: 200, headers });
+}
+
+/** A block the origin answered (tail or unknown hash): short-lived, so never cached long. */
+function sendBytes(message: Uint8Array, protocol: WireProtocol): Response {
+  const body = protocol === "grpc-web" ? concat(encodeFrame(message), endOfStream(protocol)) : message;
+  return new Response(body as Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: { "content-type": contentTypeOf[protocol], "cache-control": "no-cache" },
+  });
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { MAX_RANGES_PER_REQUEST, planRange } from "./plan.ts";
+
+const extent = { rangeSize: 10, firstHeight: 100, tipHeight: 149 };
+
+describe("planRange", () => {
+  it("splits an ascending request into per-range sealed runs and an origin tail", () => {
+    expect(planRange(95, 155, extent)).toEqual([
+      { kind: "origin", from: 95, to: 99 },
+      { kind: "sealed", index: 10, from: 100, to: 109 },
+      { kind: "sealed", index: 11, from: 110, to: 119 },
+      { kind: "sealed", index: 12, from: 120, to: 129 },
+      { kind: "sealed", index: 13, from: 130, to: 139 },
+      { kind: "sealed", index: 14, from: 140, to: 149 },
+      { kind: "origin", from: 150, to: 155 },
+    ]);
+  });
+
+  it("lists a descending request highest first, each run reversed", () => {
+    expect(planRange(152, 137, extent)).toEqual([
+      { kind: "origin", from: 152, to: 150 },
+      { kind: "sealed", index: 14, from: 149, to: 140 },
+      { kind: "sealed", index: 13, from: 139, to: 137 },
+    ]);
+  });
+
+  it("sends a single block as one run, and everything to the origin when nothing is sealed", () => {
+    expect(planRange(123, 123, extent)).toEqual([{ kind: "sealed", index: 12, from: 123, to: 123 }]);
+    expect(planRange(5, 7, { rangeSize: 10, firstHeight: 0, tipHeight: -1 })).toEqual([
+      { kind: "origin", from: 5, to: 7 },
+    ]);
+  });
+
+  it("refuses a request touching more range objects than the subrequest budget allows", () => {
+    const big = { rangeSize: 1, firstHeight: 0, tipHeight: 10_000_000 };
+    expect(() => planRange(0, MAX_RANGES_PER_REQUEST, big)).toThrow(/sealed ranges/);
+    expect(planRange(0, MAX_RANGES_PER_REQUEST - 1, big)).toHaveLength(MAX_RANGES_PER_REQUEST);
+  });
+});

@@ -1,0 +1,70 @@
+import { LightedgeError } from "../proto/errors.ts";
+import type { Env } from "./env.ts";
+
+/** The worker's configuration, read once per env object into a frozen value. */
+export interface EdgeConfig {
+  /** Networks served; the first answers requests that do not name one. */
+  networks: readonly string[];
+  defaultNetwork: string;
+  /** Origin base URL per network (absent: that network is served from storage only). */
+  origins: ReadonlyMap<string, string>;
+  originSecret: string;
+  /** How long the head object (and the origin's tip) stay cached in the isolate. */
+  headCacheMs: number;
+  vendor: string;
+  version: string;
+  donationAddress: string;
+}
+
+const configs = new WeakMap<Env, EdgeConfig>();
+
+export function readConfig(env: Env): EdgeConfig {
+  let config = configs.get(env);
+  if (config === undefined) {
+    config = parseConfig(env);
+    configs.set(env, config);
+  }
+  return config;
+}
+
+function parseConfig(env: Env): EdgeConfig {
+  const networks = (env.NETWORKS ?? "mainnet")
+    .split(",")
+    .map((n) => n.trim())
+    .filter((n) => n !== "");
+  const defaultNetwork = networks[0] ?? "mainnet";
+  const seconds = Number(env.HEAD_CACHE_SECONDS ?? "1");
+  return Object.freeze({
+    networks: Object.freeze(networks.length > 0 ? networks : [defaultNetwork]),
+    defaultNetwork,
+    origins: parseOrigins(env.ORIGIN_URL ?? "", defaultNetwork),
+    originSecret: env.ORIGIN_SECRET ?? "",
+    headCacheMs: Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000,
+    vendor: env.VENDOR ?? "lightedge",
+    version: env.VERSION ?? "",
+    donationAddress: env.DONATION_ADDRESS ?? "",
+  });
+}
+
+/**
+ * ORIGIN_URL is one URL (the default network's origin) or `network=url` pairs separated by
+ * commas, because an origin follows one node and so serves exactly one network.
+ */
+export function parseOrigins(value: string, defaultNetwork: string): ReadonlyMap<string, string> {
+  const origins = new Map<string, string>();
+  for (const part of value.split(",").map((p) => p.trim())) {
+    if (part === "") continue;
+    const eq = part.indexOf("=");
+    const [network, url] =
+      eq > 0 && !part.slice(0, eq).includes(":")
+        ? [part.slice(0, eq), part.slice(eq + 1)]
+        : [defaultNetwork, part];
+    try {
+      new URL(url);
+    } catch {
+      throw new LightedgeError("internal", "edge.config", `ORIGIN_URL: not a URL: ${url}`);
+    }
+    origins.set(network, url.replace(/\/+$/, ""));
+  }
+  return origins;
+}

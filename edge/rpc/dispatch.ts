@@ -1,0 +1,84 @@
+import { createConnectRouter } from "@connectrpc/connect";
+import { createFetchHandler } from "@connectrpc/connect/protocol";
+import { LightedgeError } from "../../proto/errors.ts";
+import { serveBlockRange } from "../blocks/block-range.ts";
+import { serveGetBlock } from "../blocks/get-block.ts";
+import type { EdgeServices } from "../services.ts";
+import { connectGetToPost, GET_METHODS } from "../wire/connect-get.ts";
+import { viaGrpcWebText } from "../wire/grpc-web-text.ts";
+import type { DetectedProtocol } from "../wire/protocol.ts";
+import { createChainInfo } from "./chain-info.ts";
+import { MAX_RPC_REQUEST_BYTES } from "./limits.ts";
+import { registerRoutes } from "./router.ts";
+
+type Handler = (req: Request) => Promise<Response>;
+
+/**
+ * Routes one RPC: gRPC-web-text is unwrapped to binary gRPC-web first; the four block RPCs in a
+ * binary protocol take the stored-frame fast path; everything else (JSON, node-only RPCs, tip and
+ * info) goes through a Connect router.
+ */
+export async function dispatchRpc(
+  s: EdgeServices,
+  network: string,
+  method: string,
+  req: Request,
+  detected: DetectedProtocol,
+): Promise<Response> {
+  if (detected.text) {
+    return viaGrpcWebText(req, MAX_RPC_REQUEST_BYTES, (inner) =>
+      dispatchRpc(s, network, method, inner, { protocol: "grpc-web", binary: true, text: false }),
+    );
+  }
+  if (detected.binary) {
+    if (method === "GetBlockRange" || method === "GetBlockRangeNullifiers") {
+      return serveBlockRange(s, network, method, req, detected.protocol);
+    }
+    if (method === "GetBlock" || method === "GetBlockNullifiers") {
+      return serveGetBlock(s, network, method, req, detected.protocol);
+    }
+  }
+  let routed = req;
+  if (detected.protocol === "connect-get") {
+    if (!GET_METHODS.has(method))
+      throw new LightedgeError("bad-request", "edge.dispatch", "this method is not available over GET");
+    routed = connectGetToPost(req);
+  }
+  const res = await routerFor(s, network)(routed, method);
+  if (detected.protocol !== "connect-get" || res.status !== 200) return res;
+  const headers = new Headers(res.headers);
+  // Answers may change with the tip: cacheable, but only for as long as the head is.
+  headers.set("cache-control", `public, max-age=${Math.max(1, Math.floor(s.config.headCacheMs / 1000))}`);
+  return new Response(res.body, { status: res.status, headers });
+}
+
+// Built once per isolate per services object and network: building a router costs more than a call.
+const routers = new WeakMap<EdgeServices, Map<string, (req: Request, method: string) => Promise<Response>>>();
+
+function routerFor(s: EdgeServices, network: string): (req: Request, method: string) => Promise<Response> {
+  let byNetwork = routers.get(s);
+  if (byNetwork === undefined) {
+    byNetwork = new Map();
+    routers.set(s, byNetwork);
+  }
+  let route = byNetwork.get(network);
+  if (route === undefined) {
+    // gRPC-web and Connect only: Workers cannot send HTTP trailers, so native gRPC is the origin's.
+    const router = createConnectRouter({
+      grpc: false,
+      grpcWeb: true,
+      connect: true,
+      readMaxBytes: MAX_RPC_REQUEST_BYTES,
+    });
+    registerRoutes(router, s, createChainInfo(s), network);
+    const handlers = new Map<string, Handler>(
+      router.handlers.map((h) => [h.method.name, createFetchHandler(h)]),
+    );
+    route = (req, method) => {
+      const handler = handlers.get(method);
+      return handler === undefined ? Promise.resolve(new Response(null, { status: 404 })) : handler(req);
+    };
+    byNetwork.set(network, route);
+  }
+  return route;
+}

@@ -1,0 +1,91 @@
+import { type Client, createClient, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { LightedgeError, toConnectError } from "../../proto/errors.ts";
+import { CompactTxStreamer } from "../../proto/index.ts";
+import type { OriginClient } from "../tail/origin-client.ts";
+import { checkAddresses, checkExclude } from "./limits.ts";
+
+type Impl = ServiceImpl<typeof CompactTxStreamer>;
+type OriginApi = Client<typeof CompactTxStreamer>;
+
+/** A typed Connect client of the origin (binary Connect over the secret-carrying fetch). */
+export function createOriginApi(origin: OriginClient, baseUrl: string): OriginApi {
+  const transport = createConnectTransport({ baseUrl, fetch: origin.fetch, useBinaryFormat: true });
+  return createClient(CompactTxStreamer, transport);
+}
+
+/**
+ * Everything only a node can answer, proxied to the origin: validated here first (limits cost
+ * the origin nothing), errors passed through with their codes, failures to reach it Unavailable.
+ */
+export function proxiedMethods(
+  api: OriginApi | undefined,
+  network: string,
+  log: (err: unknown) => void,
+): Partial<Impl> {
+  const need = (rpc: string): OriginApi => {
+    if (api !== undefined) return api;
+    throw toConnectError(
+      rpc,
+      new LightedgeError("unavailable", "edge.proxy", `no origin is configured for ${network}`),
+    );
+  };
+  const unary =
+    <I, O>(
+      rpc: string,
+      call: (a: OriginApi, req: I, opts: { signal: AbortSignal }) => Promise<O>,
+      check?: (req: I) => void,
+    ) =>
+    async (req: I, ctx: HandlerContext): Promise<O> => {
+      try {
+        check?.(req);
+        return await call(need(rpc), req, { signal: ctx.signal });
+      } catch (err) {
+        throw toConnectError(rpc, err, log);
+      }
+    };
+  const stream = <I, O>(
+    rpc: string,
+    call: (a: OriginApi, req: I, opts: { signal: AbortSignal }) => AsyncIterable<O>,
+    check?: (req: I) => void,
+  ) =>
+    async function* (req: I, ctx: HandlerContext): AsyncGenerator<O> {
+      try {
+        check?.(req);
+        yield* call(need(rpc), req, { signal: ctx.signal });
+      } catch (err) {
+        throw toConnectError(rpc, err, log);
+      }
+    };
+  return {
+    getTransaction: unary("GetTransaction", (a, r, o) => a.getTransaction(r, o)),
+    sendTransaction: unary("SendTransaction", (a, r, o) => a.sendTransaction(r, o)),
+    getTaddressTxids: stream("GetTaddressTxids", (a, r, o) => a.getTaddressTxids(r, o)),
+    getTaddressTransactions: stream("GetTaddressTransactions", (a, r, o) => a.getTaddressTransactions(r, o)),
+    getTaddressBalance: unary(
+      "GetTaddressBalance",
+      (a, r, o) => a.getTaddressBalance(r, o),
+      (r) => checkAddresses(r.addresses),
+    ),
+    getMempoolTx: stream(
+      "GetMempoolTx",
+      (a, r, o) => a.getMempoolTx(r, o),
+      (r) => checkExclude(r.excludeTxidSuffixes),
+    ),
+    getMempoolStream: stream("GetMempoolStream", (a, r, o) => a.getMempoolStream(r, o)),
+    getTreeState: unary("GetTreeState", (a, r, o) => a.getTreeState(r, o)),
+    getLatestTreeState: unary("GetLatestTreeState", (a, r, o) => a.getLatestTreeState(r, o)),
+    getSubtreeRoots: stream("GetSubtreeRoots", (a, r, o) => a.getSubtreeRoots(r, o)),
+    getAddressUtxos: unary(
+      "GetAddressUtxos",
+      (a, r, o) => a.getAddressUtxos(r, o),
+      (r) => checkAddresses(r.addresses),
+    ),
+    getAddressUtxosStream: stream(
+      "GetAddressUtxosStream",
+      (a, r, o) => a.getAddressUtxosStream(r, o),
+      (r) => checkAddresses(r.addresses),
+    ),
+    ping: unary("Ping", (a, r, o) => a.ping(r, o)),
+  };
+}

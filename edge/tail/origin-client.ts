@@ -1,0 +1,105 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  codeFromHttpStatus,
+  endStreamFromJson,
+  errorFromJsonBytes,
+} from "@connectrpc/connect/protocol-connect";
+import { LightedgeError, toConnectError } from "../../proto/errors.ts";
+import { encodeFrame, FLAG_CONNECT_END_STREAM, FLAG_DATA } from "../../proto/frame.ts";
+import { type ReadFrame, readFrames } from "../wire/frame-reader.ts";
+
+/** The issue's bound: with the origin down, tail and node-only calls fail within 1 s. */
+export const ORIGIN_HEADERS_TIMEOUT_MS = 1_000;
+/** Header carrying the shared secret the origin checks on every proxied request. */
+export const SECRET_HEADER = "x-lightedge-secret";
+/** Largest message accepted from the origin: the 2 MB block limit plus generous framing slack. */
+export const MAX_ORIGIN_FRAME_BYTES = 4 * 1024 * 1024;
+
+const SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
+
+/** The edge's view of its origin: Connect over fetch, with the secret and the 1 s deadline. */
+export interface OriginClient {
+  /** A server-streaming call whose data frames are handed over raw, to be re-sent unchanged. */
+  stream(rpc: string, request: Uint8Array, signal?: AbortSignal): Promise<AsyncGenerator<ReadFrame>>;
+  /** A unary call answering the bare response message bytes. */
+  unary(rpc: string, request: Uint8Array, signal?: AbortSignal): Promise<Uint8Array>;
+  /** fetch with the secret and the deadline, for connect-web transports (proxied RPCs). */
+  fetch: typeof fetch;
+}
+
+export function createOriginClient(baseUrl: string, secret: string): OriginClient {
+  const originFetch = createOriginFetch(secret);
+  const post = (rpc: string, contentType: string, body: Uint8Array, signal?: AbortSignal) =>
+    originFetch(`${baseUrl}/${SERVICE}/${rpc}`, {
+      method: "POST",
+      headers: { "content-type": contentType, "connect-protocol-version": "1" },
+      body: body as Uint8Array<ArrayBuffer>,
+      signal: signal ?? null,
+    });
+  return {
+    fetch: originFetch,
+    async stream(rpc, request, signal) {
+      const res = await post(rpc, "application/connect+proto", encodeFrame(request), signal);
+      await throwIfHttpError(rpc, res);
+      return streamFrames(res.body!);
+    },
+    async unary(rpc, request, signal) {
+      const res = await post(rpc, "application/proto", request, signal);
+      await throwIfHttpError(rpc, res);
+      return new Uint8Array(await res.arrayBuffer());
+    },
+  };
+}
+
+/** fetch that adds the secret, gives up on headers after 1 s, and says Unavailable when it fails. */
+function createOriginFetch(secret: string): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const rpc = url.pathname.split("/").pop() ?? "origin";
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error("origin timeout")), ORIGIN_HEADERS_TIMEOUT_MS);
+    init?.signal?.addEventListener("abort", () => controller.abort(init.signal?.reason));
+    const headers = new Headers(init?.headers);
+    headers.set(SECRET_HEADER, secret);
+    try {
+      return await fetch(url, { ...init, headers, signal: controller.signal, redirect: "manual" });
+    } catch (cause) {
+      const err = new LightedgeError("unavailable", "edge.origin", "the origin is unavailable, retry later", {
+        cause,
+      });
+      throw toConnectError(rpc, err);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+async function throwIfHttpError(rpc: string, res: Response): Promise<void> {
+  if (res.status === 200) return;
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const fallback = new ConnectError(
+    `${rpc}: origin answered HTTP ${res.status}`,
+    codeFromHttpStatus(res.status),
+  );
+  throw checked(rpc, errorFromJsonBytes(bytes, undefined, fallback));
+}
+
+async function* streamFrames(body: ReadableStream<Uint8Array>): AsyncGenerator<ReadFrame> {
+  for await (const frame of readFrames(body, MAX_ORIGIN_FRAME_BYTES)) {
+    if (frame.flag === FLAG_DATA) yield frame;
+    else if (frame.flag === FLAG_CONNECT_END_STREAM) {
+      const end = endStreamFromJson(frame.message);
+      if (end.error !== undefined) throw checked("origin", end.error);
+      return;
+    } else throw new LightedgeError("malformed", "edge.origin", `unexpected frame flag ${frame.flag}`);
+  }
+  throw new LightedgeError("unavailable", "edge.origin", "the origin's stream ended early, retry");
+}
+
+/** An origin refusing our secret is a deployment fault: hide it from clients, log it. */
+function checked(rpc: string, err: ConnectError): Error {
+  if (err.code === Code.Unauthenticated || err.code === Code.PermissionDenied) {
+    return new LightedgeError("internal", "edge.origin", `${rpc}: origin refused the edge: ${err.message}`);
+  }
+  return err;
+}

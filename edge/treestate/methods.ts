@@ -1,0 +1,172 @@
+import { create } from "@bufbuild/protobuf";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { LightedgeError, toConnectError } from "../../proto/errors.ts";
+import {
+  type BlockID,
+  type CompactTxStreamer,
+  type GetSubtreeRootsArg,
+  ShieldedProtocol,
+  type SubtreeRoot,
+  SubtreeRootSchema,
+  type TreeState,
+  TreeStateSchema,
+} from "../../proto/index.ts";
+import { blockInfo, type HeadObject, lastRangeIndex } from "../../proto/range/index.ts";
+import {
+  createTreeStateReader,
+  readSubtreeRoots,
+  type SubtreePool,
+  type TreeStateReader,
+  type TreeStateView,
+} from "../../proto/treestate/index.ts";
+import { findSealedHash } from "../blocks/find-hash.ts";
+import type { EdgeServices } from "../services.ts";
+import { objectReadBytes } from "./read-bytes.ts";
+
+type Impl = ServiceImpl<typeof CompactTxStreamer>;
+
+const POOLS: Record<number, SubtreePool> = {
+  [ShieldedProtocol.sapling]: "sapling",
+  [ShieldedProtocol.orchard]: "orchard",
+  [ShieldedProtocol.ironwood]: "ironwood",
+};
+
+const toMessage = (v: TreeStateView): TreeState =>
+  create(TreeStateSchema, { ...v, height: BigInt(v.height) });
+
+const readers = new WeakMap<EdgeServices, Map<string, TreeStateReader>>();
+function readerFor(s: EdgeServices, network: string): TreeStateReader {
+  let byNetwork = readers.get(s);
+  if (!byNetwork) {
+    byNetwork = new Map();
+    readers.set(s, byNetwork);
+  }
+  let r = byNetwork.get(network);
+  if (!r) {
+    r = createTreeStateReader({ read: objectReadBytes(s.reader), network });
+    byNetwork.set(network, r);
+  }
+  return r;
+}
+
+/**
+ * GetTreeState, GetLatestTreeState and GetSubtreeRoots from the stored tree-state objects (issue
+ * 10): a sealed height is one cached table lookup plus one ranged read. Heights above the sealed
+ * tip, ranges not backfilled yet and unknown hashes go to `fallback` (the origin proxy); with no
+ * origin, a height above the sealed tip is OutOfRange and an unknown hash NotFound.
+ */
+export function storedTreeStateMethods(
+  s: EdgeServices,
+  network: string,
+  fallback: Partial<Impl>,
+): Partial<Impl> {
+  const reader = readerFor(s, network);
+  const fall = <K extends "getTreeState" | "getLatestTreeState">(k: K, miss: LightedgeError) => {
+    const f = fallback[k];
+    if (f === undefined) throw miss;
+    return f as NonNullable<Impl[K]>;
+  };
+  const sealedHead = async (): Promise<HeadObject | null> => {
+    const head = await s.heads.head(network);
+    return head?.tip ? head : null;
+  };
+  const byHeight = async (
+    rpc: string,
+    head: HeadObject | null,
+    height: number,
+    req: BlockID,
+    ctx: HandlerContext,
+  ) => {
+    if (head?.tip && height <= head.tip.height && height >= head.firstHeight) {
+      const view = await reader.at(head.rangeSize, height);
+      if (view) return toMessage(view);
+    }
+    const above = head?.tip ? height > head.tip.height : true;
+    const miss = above
+      ? new LightedgeError("above-tip", rpc, `${rpc}: height ${height} is above the tip`)
+      : new LightedgeError("unavailable", rpc, `${rpc}: no stored tree state for ${height}`);
+    return fall("getTreeState", miss)(req, ctx) as Promise<TreeState>;
+  };
+  return {
+    async getTreeState(req, ctx) {
+      const rpc = "GetTreeState";
+      try {
+        const head = await sealedHead();
+        if (req.hash.length === 0) return await byHeight(rpc, head, Number(req.height), req, ctx);
+        if (req.hash.length !== 32)
+          throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash has 32 bytes`);
+        const hit = head ? await findSealedHash(s.metas, head, req.hash) : undefined;
+        if (hit) return await byHeight(rpc, head, hit.height, req, ctx);
+        return await fall("getTreeState", new LightedgeError("not-found", rpc, `${rpc}: unknown block hash`))(
+          req,
+          ctx,
+        );
+      } catch (err) {
+        throw toConnectError(rpc, err, s.log);
+      }
+    },
+    async getLatestTreeState(req, ctx) {
+      const rpc = "GetLatestTreeState";
+      try {
+        // The origin's tip is newer than the sealed one; storage answers only without an origin.
+        if (fallback.getLatestTreeState) return await fallback.getLatestTreeState(req, ctx);
+        const head = await sealedHead();
+        if (!head?.tip) throw new LightedgeError("unavailable", rpc, `${rpc}: nothing is sealed yet`);
+        const view = await reader.at(head.rangeSize, head.tip.height);
+        if (!view) throw new LightedgeError("unavailable", rpc, `${rpc}: no stored tree state at the tip`);
+        return toMessage(view);
+      } catch (err) {
+        throw toConnectError(rpc, err, s.log);
+      }
+    },
+    getSubtreeRoots: (arg, ctx) => subtreeRoots(s, network, arg, ctx, fallback),
+  };
+}
+
+async function* subtreeRoots(
+  s: EdgeServices,
+  network: string,
+  arg: GetSubtreeRootsArg,
+  ctx: HandlerContext,
+  fallback: Partial<Impl>,
+): AsyncGenerator<SubtreeRoot> {
+  const rpc = "GetSubtreeRoots";
+  let roots: Awaited<ReturnType<typeof readSubtreeRoots>>;
+  try {
+    const pool = POOLS[arg.shieldedProtocol];
+    if (pool === undefined)
+      throw new LightedgeError(
+        "bad-request",
+        rpc,
+        `${rpc}: unknown shielded protocol ${arg.shieldedProtocol}`,
+      );
+    const head = await s.heads.head(network);
+    if (head?.tip && pool !== "ironwood") {
+      const meta = await s.metas.meta(network, head.rangeSize, lastRangeIndex(head));
+      const treeSize = blockInfo(meta, head.tip.height).treeSizes[pool];
+      roots = await readSubtreeRoots(objectReadBytes(s.reader), network, {
+        pool,
+        startIndex: arg.startIndex,
+        maxEntries: arg.maxEntries,
+        treeSize,
+      });
+    }
+  } catch (err) {
+    throw toConnectError(rpc, err, s.log);
+  }
+  if (roots === undefined) {
+    if (fallback.getSubtreeRoots === undefined)
+      throw toConnectError(
+        rpc,
+        new LightedgeError("unavailable", rpc, `${rpc}: subtree roots are not stored`),
+      );
+    yield* fallback.getSubtreeRoots(arg, ctx) as AsyncIterable<SubtreeRoot>;
+    return;
+  }
+  for (const r of roots)
+    yield create(SubtreeRootSchema, {
+      rootHash: r.root,
+      completingBlockHash: r.completingWireHash,
+      completingBlockHeight: BigInt(r.completingHeight),
+    });
+}

@@ -1,0 +1,52 @@
+import type { ConnectError } from "@connectrpc/connect";
+import { codeToHttpStatus, endStreamToJson, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
+import { setTrailerStatus, trailerSerialize } from "@connectrpc/connect/protocol-grpc-web";
+import { encodeFrame, FLAG_CONNECT_END_STREAM, FLAG_GRPC_WEB_TRAILER } from "../../proto/frame.ts";
+import type { WireProtocol } from "./protocol.ts";
+
+/** Content type of a successful binary response, per protocol. */
+export const contentTypeOf: Record<WireProtocol, string> = {
+  "grpc-web": "application/grpc-web+proto",
+  "connect-stream": "application/connect+proto",
+  "connect-unary": "application/proto",
+  "connect-get": "application/proto",
+};
+
+/** True when the protocol frames its messages (streams, and gRPC-web even for unary calls). */
+export function isFramed(protocol: WireProtocol): boolean {
+  return protocol === "grpc-web" || protocol === "connect-stream";
+}
+
+/**
+ * The bytes that end a framed response: a gRPC-web trailer frame (grpc-status 0 or the error) or a
+ * Connect end-stream frame (`{}` or `{"error":…}`). Unary Connect responses have none.
+ */
+export function endOfStream(protocol: WireProtocol, error?: ConnectError): Uint8Array {
+  if (protocol === "grpc-web") {
+    return encodeFrame(trailerSerialize(setTrailerStatus(new Headers(), error)), FLAG_GRPC_WEB_TRAILER);
+  }
+  if (protocol === "connect-stream") {
+    const json = JSON.stringify(endStreamToJson(new Headers(), error, undefined));
+    return encodeFrame(new TextEncoder().encode(json), FLAG_CONNECT_END_STREAM);
+  }
+  return new Uint8Array(0);
+}
+
+/** A whole response for an error known before any message was sent. */
+export function errorResponse(protocol: WireProtocol, error: ConnectError): Response {
+  if (protocol === "grpc-web") {
+    // Trailers-only: the status travels in headers and the body is empty (gRPC-web spec).
+    const headers = setTrailerStatus(new Headers({ "content-type": contentTypeOf[protocol] }), error);
+    return new Response(null, { status: 200, headers });
+  }
+  if (protocol === "connect-stream") {
+    return new Response(endOfStream(protocol, error) as Uint8Array<ArrayBuffer>, {
+      status: 200,
+      headers: { "content-type": contentTypeOf[protocol] },
+    });
+  }
+  return new Response(errorToJsonBytes(error, undefined) as Uint8Array<ArrayBuffer>, {
+    status: codeToHttpStatus(error.code),
+    headers: { "content-type": "application/json" },
+  });
+}

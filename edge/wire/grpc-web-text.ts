@@ -1,0 +1,69 @@
+import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
+import { LightedgeError } from "../../proto/errors.ts";
+import { readCapped } from "./request.ts";
+
+/**
+ * gRPC-web-text (older grpc-web JS clients): the same frames, base64 on the wire both ways. The
+ * request is decoded and handed on as binary gRPC-web; the response is re-encoded as it streams.
+ * This is the one path that touches every response byte in JavaScript (base64 must): binary
+ * gRPC-web is the fast path, so clients that can should use it.
+ */
+export async function viaGrpcWebText(
+  req: Request,
+  maxBytes: number,
+  inner: (req: Request) => Promise<Response>,
+): Promise<Response> {
+  const text = new TextDecoder().decode(await readCapped(req, Math.ceil((maxBytes * 4) / 3) + 4));
+  let body: Uint8Array;
+  try {
+    // Clients may send several padded base64 chunks back to back: decode each.
+    body = concatAll((text.replace(/\s+/g, "").match(/[^=]+=*/g) ?? []).map((c) => base64Decode(c)));
+  } catch (cause) {
+    throw new LightedgeError("bad-request", "wire.grpc-web-text", "request body is not base64", { cause });
+  }
+  const headers = new Headers(req.headers);
+  headers.set("content-type", "application/grpc-web+proto");
+  headers.delete("content-length");
+  const res = await inner(
+    new Request(req.url, {
+      method: "POST",
+      headers,
+      body: body as Uint8Array<ArrayBuffer>,
+      signal: req.signal,
+    }),
+  );
+  const out = new Headers(res.headers);
+  out.set("content-type", "application/grpc-web-text+proto");
+  out.delete("content-length");
+  return new Response(res.body?.pipeThrough(createBase64Encoder()) ?? null, {
+    status: res.status,
+    headers: out,
+  });
+}
+
+/** Encodes whole 3-byte groups per chunk and carries the rest, so the output is one base64 text. */
+function createBase64Encoder(): TransformStream<Uint8Array, Uint8Array> {
+  let carry = new Uint8Array(0);
+  const encoder = new TextEncoder();
+  return new TransformStream({
+    transform(chunk, controller) {
+      const all = carry.length === 0 ? chunk : concatAll([carry, chunk]);
+      const whole = all.length - (all.length % 3);
+      carry = all.slice(whole);
+      if (whole > 0) controller.enqueue(encoder.encode(base64Encode(all.subarray(0, whole))));
+    },
+    flush(controller) {
+      if (carry.length > 0) controller.enqueue(encoder.encode(base64Encode(carry)));
+    },
+  });
+}
+
+function concatAll(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

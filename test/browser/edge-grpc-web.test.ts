@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EdgeDev, startEdgeDev } from "../../origin/cli/commands/edge.ts";
+import { hasChain, missingChainMessage } from "../support/chain.ts";
+import { hasChromium, launchChromium, missingChromiumMessage } from "../support/chromium.ts";
+import { seedLocalR2 } from "../support/seed-local-r2.ts";
+import { buildSeed, type Seed } from "../support/seed-ranges.ts";
+import { startTestOrigin, TEST_ORIGIN_SECRET, type TestOrigin } from "../support/test-origin.ts";
+import type { PageResult } from "./page/range-page.ts";
+
+const ready = hasChromium && hasChain;
+if (!ready)
+  console.warn(`browser test skipped: ${hasChromium ? missingChainMessage : missingChromiumMessage}`);
+
+describe.skipIf(!ready)("a browser wallet page against the edge under wrangler dev", () => {
+  let seed: Seed;
+  let persist: string;
+  let origin: TestOrigin;
+  let edge: EdgeDev;
+  let page: Server;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    seed = buildSeed();
+    persist = mkdtempSync(join(tmpdir(), "lightedge-browser-"));
+    await seedLocalR2(persist, seed.objects);
+    origin = await startTestOrigin({ network: "mainnet", blocks: seed.blocks.get("mainnet")! });
+    edge = await startEdgeDev({
+      port: 0,
+      persist,
+      origin: origin.url,
+      originSecret: TEST_ORIGIN_SECRET,
+      networks: "mainnet,testnet",
+      quiet: true,
+    });
+    page = await servePage();
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    page?.closeAllConnections();
+    page?.close();
+    await edge?.stop();
+    await origin?.stop();
+    if (persist) rmSync(persist, { recursive: true, force: true });
+  });
+
+  it("syncs a range across the sealed tip over gRPC-web from another origin, hashes and chain intact", async () => {
+    const tab = await browser.newPage();
+    const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+    await tab.goto(pageUrl);
+    const tip = seed.heads.get("mainnet")!.tip!.height;
+    const [start, end] = [663150, tip + 20];
+    const result = (await tab.evaluate(
+      ([base, s, e]) =>
+        (
+          globalThis as unknown as { syncRange: (b: string, s: number, e: number) => Promise<unknown> }
+        ).syncRange(base, s, e),
+      [edge.url, start, end] as const,
+    )) as PageResult;
+    const want = seed.blocks.get("mainnet")!.filter((b) => b.height >= start && b.height <= end);
+    expect(result.problems).toEqual([]);
+    expect(result.blocks.map((b) => b.height)).toEqual(want.map((b) => b.height));
+    expect(result.blocks.map((b) => b.hash)).toEqual(
+      want.map((b) => Buffer.from(b.wireHash).toString("hex")),
+    );
+    expect(result.blocks.map((b) => b.prevHash)).toEqual(
+      want.map((b) => Buffer.from(b.wirePrevHash).toString("hex")),
+    );
+    expect(result.latestHeight).toBe(663250);
+    await tab.close();
+  }, 60_000);
+});
+
+/** The wallet page on its own origin (another port), so every call is a real CORS request. */
+async function servePage(): Promise<Server> {
+  const entry = fileURLToPath(new URL("./page/range-page.ts", import.meta.url));
+  const bundle = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    write: false,
+    platform: "browser",
+  });
+  const js = bundle.outputFiles[0]!.text;
+  const html = `<!doctype html><meta charset="utf-8"><title>lightedge range</title><script type="module" src="/page.js"></script>`;
+  const server = createServer((req, res) => {
+    if (req.url === "/page.js") res.writeHead(200, { "content-type": "text/javascript" }).end(js);
+    else res.writeHead(200, { "content-type": "text/html" }).end(html);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return server;
+}

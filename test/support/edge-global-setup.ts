@@ -1,0 +1,66 @@
+import { createServer, type Socket } from "node:net";
+import type { TestProject } from "vitest/node";
+import { hasChain, missingChainMessage } from "./chain.ts";
+import { buildSeed, seedToJson } from "./seed-ranges.ts";
+import { startTestOrigin, TEST_ORIGIN_SECRET, type TestOrigin } from "./test-origin.ts";
+
+declare module "vitest" {
+  interface ProvidedContext {
+    /** Typed for the edge tests in edge/testing/fixture.ts (a separate TypeScript program). */
+    edgeFixture: unknown;
+  }
+}
+
+/**
+ * Global setup of the workerd project: builds sealed ranges from real corpus runs with the real
+ * origin code (chain parser + range codec) in Node, starts test origins, and provides both to the
+ * edge tests (which put the objects into their R2 binding).
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!hasChain) {
+    console.warn(missingChainMessage);
+    project.provide("edgeFixture", null);
+    return async () => {};
+  }
+  const seed = buildSeed();
+  const mainnet = seed.blocks.get("mainnet")!;
+  const testnet = seed.blocks.get("testnet")!;
+  const tip = seed.heads.get("mainnet")!.tip!.height;
+  const origins: TestOrigin[] = [
+    await startTestOrigin({ network: "mainnet", blocks: mainnet }),
+    await startTestOrigin({ network: "testnet", blocks: testnet }),
+    await startTestOrigin({ network: "mainnet", blocks: mainnet, breakAt: tip + 1 }),
+    await startTestOrigin({ network: "mainnet", blocks: mainnet, breakAt: tip + 5 }),
+  ];
+  // An origin that accepts connections and never answers: the 1 s deadline must fire.
+  const held: Socket[] = [];
+  const hung = createServer((socket) => {
+    held.push(socket);
+  });
+  await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
+  project.provide("edgeFixture", {
+    seed: seedToJson(seed),
+    originSecret: TEST_ORIGIN_SECRET,
+    origins: {
+      good: `mainnet=${origins[0]!.url},testnet=${origins[1]!.url}`,
+      brokenAtSeam: `mainnet=${origins[2]!.url}`,
+      brokenInTail: `mainnet=${origins[3]!.url}`,
+      down: `mainnet=${await closedPortUrl()}`,
+      hung: `mainnet=http://127.0.0.1:${(hung.address() as { port: number }).port}`,
+    },
+  });
+  return async () => {
+    hung.close();
+    for (const socket of held) socket.destroy();
+    await Promise.all(origins.map((o) => o.stop()));
+  };
+}
+
+/** A URL on a port that was just free: connections are refused, like an origin that is down. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}

@@ -1,0 +1,154 @@
+import { parseBlock, projectBlock } from "../../origin/chain/index.ts";
+import {
+  displayHashOf,
+  encodeHead,
+  encodeSealedRange,
+  type HeadObject,
+  headKey,
+  rangeKeys,
+  type SealedBlockInput,
+} from "../../proto/range/index.ts";
+import { corpusIndex, readChainHex } from "./chain.ts";
+
+/** One network's seed: which corpus run, the range size, and how much of it is sealed. */
+export interface SeedSpec {
+  network: "mainnet" | "testnet";
+  /** First and last height of the corpus run used. */
+  from: number;
+  to: number;
+  rangeSize: number;
+  /** Number of whole ranges sealed from the first range boundary ≥ from; the rest is tail. */
+  sealedRanges: number;
+}
+
+/** The corpus blocks of one network as the real origin code projects them (unframed protobuf). */
+export interface SeedBlock {
+  height: number;
+  wireHash: Uint8Array;
+  wirePrevHash: Uint8Array;
+  full: Uint8Array;
+  shielded: Uint8Array;
+  nullifiers: Uint8Array;
+}
+
+export interface Seed {
+  /** Store objects: key → bytes (ranges and heads). */
+  objects: Map<string, Uint8Array>;
+  blocks: Map<string, SeedBlock[]>;
+  heads: Map<string, HeadObject>;
+}
+
+/** Default test seed: consecutive real runs, 10-block ranges, the newest blocks left as tail. */
+export const TEST_SEEDS: readonly SeedSpec[] = [
+  { network: "mainnet", from: 663150, to: 663250, rangeSize: 10, sealedRanges: 7 },
+  { network: "testnet", from: 1028400, to: 1028600, rangeSize: 10, sealedRanges: 18 },
+];
+
+export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
+  const seed: Seed = { objects: new Map(), blocks: new Map(), heads: new Map() };
+  for (const spec of specs) {
+    const blocks = corpusBlocks(spec);
+    seed.blocks.set(spec.network, blocks);
+    const firstIndex = Math.ceil(spec.from / spec.rangeSize);
+    for (let i = 0; i < spec.sealedRanges; i++) {
+      const index = firstIndex + i;
+      const first = index * spec.rangeSize;
+      const slice = blocks.filter((b) => b.height >= first && b.height < first + spec.rangeSize);
+      const encoded = encodeSealedRange({
+        network: spec.network,
+        rangeSize: spec.rangeSize,
+        index,
+        blocks: slice.map(toSealedInput),
+      });
+      const keys = rangeKeys(spec.network, spec.rangeSize, index);
+      seed.objects.set(keys.meta, encoded.meta);
+      for (const p of ["shielded", "full", "nullifiers"] as const)
+        seed.objects.set(keys.data[p], encoded.data[p]);
+    }
+    const tipHeight = (firstIndex + spec.sealedRanges) * spec.rangeSize - 1;
+    const tip = blocks.find((b) => b.height === tipHeight)!;
+    const head: HeadObject = {
+      format: "lightedge-head",
+      version: 1,
+      network: spec.network,
+      rangeSize: spec.rangeSize,
+      firstHeight: firstIndex * spec.rangeSize,
+      rangeCount: spec.sealedRanges,
+      tip: { height: tipHeight, displayHash: displayHashOf(tip.wireHash), time: 0 },
+      updatedAt: new Date(0).toISOString(),
+      lightdInfo: {
+        chainName: spec.network === "mainnet" ? "main" : "test",
+        saplingActivationHeight: spec.network === "mainnet" ? 419200 : 280000,
+        consensusBranchId: "2bb40e60",
+        blockHeight: spec.to,
+        estimatedHeight: spec.to,
+        upgradeName: "Blossom",
+        upgradeHeight: 0,
+        zcashdBuild: "v2.1.0",
+        zcashdSubversion: "/Zebra:2.1.0/",
+      },
+    };
+    seed.heads.set(spec.network, head);
+    seed.objects.set(headKey(spec.network), encodeHead(head));
+  }
+  return seed;
+}
+
+function corpusBlocks(spec: SeedSpec): SeedBlock[] {
+  const entries = corpusIndex()
+    .blocks.filter((b) => b.network === spec.network && b.height >= spec.from && b.height <= spec.to)
+    .sort((a, b) => a.height - b.height);
+  return entries.map((entry) => {
+    const parsed = parseBlock(readChainHex(entry.file));
+    const p = projectBlock(parsed);
+    return {
+      height: parsed.height,
+      wireHash: parsed.wireHash,
+      wirePrevHash: parsed.header.wirePrevHash,
+      ...p,
+    };
+  });
+}
+
+function toSealedInput(b: SeedBlock): SealedBlockInput {
+  return {
+    height: b.height,
+    wireHash: b.wireHash,
+    wirePrevHash: b.wirePrevHash,
+    time: 0,
+    treeSizes: { sapling: 0, orchard: 0, ironwood: 0 },
+    messages: { shielded: b.shielded, full: b.full, nullifiers: b.nullifiers },
+  };
+}
+
+/** For injecting into workerd tests: plain JSON with base64 bytes. */
+export function seedToJson(seed: Seed): SeedJson {
+  const b64 = (u: Uint8Array) => Buffer.from(u).toString("base64");
+  return {
+    objects: Object.fromEntries([...seed.objects].map(([k, v]) => [k, b64(v)])),
+    blocks: Object.fromEntries(
+      [...seed.blocks].map(([n, list]) => [
+        n,
+        list.map((b) => ({
+          height: b.height,
+          hash: b64(b.wireHash),
+          prevHash: b64(b.wirePrevHash),
+          full: b64(b.full),
+          shielded: b64(b.shielded),
+          nullifiers: b64(b.nullifiers),
+        })),
+      ]),
+    ),
+    tips: Object.fromEntries([...seed.heads].map(([n, h]) => [n, h.tip?.height ?? -1])),
+  };
+}
+
+export interface SeedJson {
+  objects: Record<string, string>;
+  blocks: Record<
+    string,
+    { height: number; hash: string; prevHash: string; full: string; shielded: string; nullifiers: string }[]
+  >;
+  /** Sealed tip per network. */
+  tips: Record<string, number>;
+}
