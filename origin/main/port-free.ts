@@ -1,0 +1,22 @@
+import { createServer } from "node:net";
+import { UsageError } from "../cli/command.ts";
+
+/**
+ * Fails fast when a fixed port is taken. wrangler dev does not fail on a busy port in a way its
+ * caller sees quickly (the health check would poll whatever else listens there), so `npm start`
+ * checks the edge port before spawning it. Port 0 (any free port) always passes.
+ */
+export async function assertPortFree(port: number, host: string, what: string): Promise<void> {
+  if (port === 0) return;
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === "EADDRINUSE"
+          ? new UsageError(`${what} port ${port} on ${host} is in use (pick another, or 0 for any free port)`)
+          : err,
+      ),
+    );
+    server.listen(port, host, () => server.close(() => resolve()));
+  });
+}
