@@ -3,21 +3,68 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { createFixtures } from "./lib/fixtures.ts";
 import type { BenchReport } from "./lib/results.ts";
 import { writeReport } from "./lib/results.ts";
-import type { Scenario } from "./scenario.ts";
+import type { BenchSettings, Scenario } from "./scenario.ts";
 
 // `npm run bench` runs every scenario (minutes); `npm run bench -- --quick` is the smoke version CI
-// runs so the harness never rots; `--only a,b` picks scenarios.
+// runs so the harness never rots; `--only a,b` picks scenarios. Sizes can be scaled down for a
+// slow machine: `--blocks N` (chain length), `--seconds S` (per concurrency level), `--levels
+// 1,16,256` (client counts). Exits non-zero only when the harness fails, never on a missed target.
 const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
   "static-baseline": () => import("./scenarios/static-baseline.ts"),
+  index: () => import("./scenarios/index-chain.ts"),
+  latency: () => import("./scenarios/latency.ts"),
+  "range-sizes": () => import("./scenarios/range-sizes.ts"),
+  concurrency: () => import("./scenarios/concurrency.ts"),
+  "wallet-download": () => import("./scenarios/wallet-download.ts"),
+  efficiency: () => import("./scenarios/efficiency.ts"),
+  ghz: () => import("./scenarios/ghz.ts"),
 };
+
+const FULL: BenchSettings = {
+  blocks: 200_000,
+  rangeSize: 1000,
+  rangeSizes: [10, 100, 1000, 10_000, 100_000],
+  levelSec: 20,
+  levels: { r10k: [1, 4, 16, 64, 128, 256], r100: [1, 4, 16, 64, 128, 256] },
+  calls: 500,
+};
+
+// Quick: a 3,000-block chain in 100-block ranges; requests capped at the sealed chain.
+const QUICK: BenchSettings = {
+  blocks: 3000,
+  rangeSize: 100,
+  rangeSizes: [10, 100, 1000, 10_000],
+  levelSec: 2,
+  levels: { r10k: [1, 4], r100: [1, 16, 256] },
+  calls: 100,
+};
+
+function settingsFrom(values: { quick?: boolean; blocks?: string; seconds?: string; levels?: string }) {
+  const s = structuredClone(values.quick ? QUICK : FULL);
+  if (values.blocks) s.blocks = Number(values.blocks);
+  if (values.seconds) s.levelSec = Number(values.seconds);
+  if (values.levels) {
+    const levels = values.levels.split(",").map(Number);
+    s.levels = { r10k: levels, r100: levels };
+  }
+  return Object.freeze(s);
+}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { quick: { type: "boolean", default: false }, only: { type: "string" } },
+    options: {
+      quick: { type: "boolean", default: false },
+      only: { type: "string" },
+      blocks: { type: "string" },
+      seconds: { type: "string" },
+      levels: { type: "string" },
+    },
   });
   const quick = values.quick === true;
+  const settings = settingsFrom(values);
   const only = values.only?.split(",");
   const report: BenchReport = {
     figures: {},
@@ -33,6 +80,10 @@ async function main(): Promise<number> {
   };
   const tmp = mkdtempSync(join(tmpdir(), "lightedge-bench-"));
   const repoRoot = fileURLToPath(new URL("../", import.meta.url));
+  const log = (m: string) => process.stderr.write(`  ${m}\n`);
+  const fixtures = createFixtures({ repoRoot, tmp, quick, ...settings, log });
+  report.machine.chainBlocks = settings.blocks;
+  report.machine.levelSec = settings.levelSec;
   let failed = 0;
   try {
     for (const [name, load] of Object.entries(scenarios)) {
@@ -41,7 +92,7 @@ async function main(): Promise<number> {
       const started = performance.now();
       process.stderr.write(`bench: ${name}…\n`);
       try {
-        await scenario.run({ quick, report, tmp, repoRoot, log: (m) => process.stderr.write(`  ${m}\n`) });
+        await scenario.run({ quick, settings, report, tmp, repoRoot, fixtures, log });
       } catch (err) {
         failed++;
         report.notes.push(`${name} failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -52,6 +103,7 @@ async function main(): Promise<number> {
       process.stderr.write(`bench: ${name} took ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     }
   } finally {
+    await fixtures.dispose();
     rmSync(tmp, { recursive: true, force: true });
   }
   const dir = writeReport(report, quick);
@@ -59,4 +111,4 @@ async function main(): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
-process.exitCode = await main();
+process.exit(await main());

@@ -1,12 +1,31 @@
+import type { Fixtures } from "./lib/fixtures.ts";
 import type { BenchReport } from "./lib/results.ts";
+
+/** Sizes a run uses; `--quick` shrinks every one so CI exercises each scenario in minutes. */
+export interface BenchSettings {
+  /** Synthetic chain length indexed from the dev node. */
+  blocks: number;
+  rangeSize: number;
+  /** GetBlockRange sizes of the range scenario (capped at the sealed chain). */
+  rangeSizes: number[];
+  /** Closed-loop seconds per concurrency level. */
+  levelSec: number;
+  /** Client counts per request size of the concurrency scenario. */
+  levels: { r10k: number[]; r100: number[] };
+  /** Sequential calls per unary RPC (after warm-up). */
+  calls: number;
+}
 
 export interface ScenarioContext {
   quick: boolean;
+  settings: BenchSettings;
   report: BenchReport;
   /** A fresh temporary directory for this run. */
   tmp: string;
   /** Absolute path of the repository root. */
   repoRoot: string;
+  /** The shared stack (dev node, store, origin, edge, static baseline), started on first use. */
+  fixtures: Fixtures;
   log(message: string): void;
 }
 

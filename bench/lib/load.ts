@@ -9,6 +9,8 @@ export interface LoadRequest {
   path: string;
   headers: Record<string, string>;
   bodyBase64?: string;
+  /** Blocks this request returns (static baseline: counted on success instead of frames). */
+  blocks?: number;
 }
 
 export interface LoadSpec {
@@ -22,6 +24,8 @@ export interface LoadSpec {
   requestsPerClient?: number;
   /** Parse gRPC-web/Connect frames: count blocks and check the end-of-stream status. */
   countFrames?: boolean;
+  /** Requests each client makes first, untimed (connections, caches), before the measured loop. */
+  warmup?: number;
 }
 
 export interface LoadChildResult {
@@ -31,6 +35,11 @@ export interface LoadChildResult {
   frames: number;
   latenciesMs: number[];
   errorSamples: string[];
+  /** Blocks of requests that declare `blocks`, pro rata of bytes received (frames counted apart). */
+  blocks: number;
+  /** Epoch ms when the measured loop started and ended in the child (spawn time excluded). */
+  startedAt: number;
+  endedAt: number;
 }
 
 export interface LoadResult {
@@ -38,6 +47,9 @@ export interface LoadResult {
   errors: number;
   bytes: number;
   frames: number;
+  /** frames when counted, otherwise the declared blocks of successful requests. */
+  blocks: number;
+  /** From the first child's measured start to the last child's end (process spawn excluded). */
   elapsedSec: number;
   p50Ms: number;
   p99Ms: number;
@@ -49,7 +61,6 @@ const childScript = new URL("./load-child.ts", import.meta.url).pathname;
 /** Runs the load in separate processes (≤ 4), so the generator's CPU is never the server's. */
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const processes = Math.min(4, spec.clients);
-  const started = performance.now();
   const parts = await Promise.all(
     Array.from({ length: processes }, (_, p) => {
       const clients = Math.floor(spec.clients / processes) + (p < spec.clients % processes ? 1 : 0);
@@ -59,14 +70,17 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       }).then(({ stdout }) => JSON.parse(stdout) as LoadChildResult);
     }),
   );
-  const elapsedSec = (performance.now() - started) / 1000;
+  const elapsedSec =
+    (Math.max(...parts.map((p) => p.endedAt)) - Math.min(...parts.map((p) => p.startedAt))) / 1000;
+  const frames = parts.reduce((a, p) => a + p.frames, 0);
   const latencies = parts.flatMap((p) => p.latenciesMs);
   const { p50Ms, p99Ms } = latencySummary(latencies);
   return {
     requests: parts.reduce((a, p) => a + p.requests, 0),
     errors: parts.reduce((a, p) => a + p.errors, 0),
     bytes: parts.reduce((a, p) => a + p.bytes, 0),
-    frames: parts.reduce((a, p) => a + p.frames, 0),
+    frames,
+    blocks: spec.countFrames ? frames : parts.reduce((a, p) => a + p.blocks, 0),
     elapsedSec,
     p50Ms,
     p99Ms,

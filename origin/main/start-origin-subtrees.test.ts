@@ -67,6 +67,7 @@ describe("startOrigin with a frontier just short of a subtree boundary (test hoo
     while (origin.indexer.status().sealedTip < BLOCKS - RANGE - 1 && Date.now() < end)
       await new Promise((r) => setTimeout(r, 25));
     expect(origin.indexer.status().sealedTip).toBe(BLOCKS - RANGE - 1);
+    await origin.treeStates.settled(BLOCKS - 1);
 
     // The independent tree, from the same start, over the served blocks' leaves.
     const trees = { ...start };

@@ -103,6 +103,7 @@ describe("startOrigin on the dev node's synthetic chain", () => {
     const sealed = 29;
     await until("the tip", () => origin.indexer.status().tip === BLOCKS - 1);
     await until("sealing", () => origin.indexer.status().sealedTip === sealed);
+    await origin.treeStates.settled(BLOCKS - 1);
     // Sealed heights, and tail heights held by the producer.
     await expectTreeStates(origin.url, [0, 3, sealed, sealed + 1, BLOCKS - 2, BLOCKS - 1]);
     // Mine on: the tail heights just checked get sealed and are now read from the store.
@@ -115,6 +116,7 @@ describe("startOrigin on the dev node's synthetic chain", () => {
       const latest = await clientFor("connect", origin.url).getLatestBlock({});
       return Buffer.from(latest.hash).reverse().toString("hex") === dev.chain.hashAt(tip);
     });
+    await origin.treeStates.settled(tip);
     await expectTreeStates(origin.url, [sealed + 1, BLOCKS - 2, BLOCKS - 1, tip - 3, tip - 1, tip]);
     const latest = await clientFor("connect", origin.url).getLatestTreeState({});
     expect(latest.height).toBe(BigInt(tip));
@@ -143,6 +145,7 @@ describe("startOrigin on the dev node's synthetic chain", () => {
     await until("the tip", () => again.indexer.status().tip === tip);
     mine(2);
     await until("new blocks", () => again.indexer.status().tip === tip + 2);
+    await again.treeStates.settled(tip + 2);
     await expectTreeStates(again.url, [1, tip - 4, tip, tip + 1, tip + 2]);
     const html = await (await fetch(`${again.adminUrl}/status`)).text();
     expect(html).toMatch(/tree states computed from height \d+ \(start: store\)/);

@@ -11,7 +11,7 @@ import { createStatusRecorder } from "../status/status-recorder.ts";
 import { openStore } from "../store/index.ts";
 import type { TreeStateStart } from "../treestate/index.ts";
 import { createOriginStatusSource } from "./status-source.ts";
-import { createTreeStateWiring } from "./tree-state-wiring.ts";
+import { createTreeStateWiring, type TreeStateWiring } from "./tree-state-wiring.ts";
 
 export interface StartOriginOptions {
   /** LightdInfo.donationAddress. */
@@ -26,6 +26,8 @@ export interface StartOriginOptions {
   syntheticChain?: boolean;
   /** Test hook: the frontier the tree-state producer starts from (instead of store/node/genesis). */
   treeStart?: TreeStateStart;
+  /** false: no tree-state worker (GetTreeState from the node, as `lightedge index`); benchmarks' baseline. */
+  treeStates?: boolean;
 }
 
 export interface RunningOrigin {
@@ -35,6 +37,8 @@ export interface RunningOrigin {
   adminUrl?: string;
   indexer: Indexer;
   server: OriginServer;
+  /** The tree-state worker: `settled(h)` resolves once states through h are computed and stored. */
+  treeStates: Pick<TreeStateWiring, "settled" | "coveredFrom" | "computedThrough">;
   /** Stops serving, indexing and the admin port; idempotent. */
   close(): Promise<void>;
 }
@@ -65,6 +69,7 @@ export async function startOrigin(
   const registry = new Registry();
   let indexer: Indexer | undefined;
   const status = createOriginStatusSource(() => indexer!.status(), config.rangeSize);
+  const withTrees = options.treeStates !== false;
   const trees = createTreeStateWiring({
     store,
     network: config.network,
@@ -91,13 +96,13 @@ export async function startOrigin(
     hooks: {
       onAppend(blocks) {
         status.appended(blocks[blocks.length - 1]!.height);
-        trees.hooks.onAppend?.(blocks);
+        if (withTrees) trees.hooks.onAppend?.(blocks);
       },
       onRollback(height) {
         status.rolledBack(height);
-        trees.hooks.onRollback?.(height);
+        if (withTrees) trees.hooks.onRollback?.(height);
       },
-      rangeObjects: trees.hooks.rangeObjects,
+      rangeObjects: withTrees ? trees.hooks.rangeObjects : undefined,
     },
   });
   const stops: (() => Promise<void> | void)[] = [];
@@ -124,7 +129,7 @@ export async function startOrigin(
       secrets: config.secrets,
       ping: config.ping,
       donationAddress: options.donationAddress,
-      treeStates: trees.service,
+      treeStates: withTrees ? trees.service : undefined,
       log: (rpc, err) => log.error({ rpc, err }, "rpc failed"),
       observer: status.countRequests(createServeMetrics(registry)),
       listen: { host: config.listen.host, port: config.listen.port, tls: config.tls },
@@ -152,8 +157,8 @@ export async function startOrigin(
     // Bootstrap (store head, tail log) then follow in the background; the RPC port already
     // answers, with Unavailable for blocks until the first block is served.
     await running.start();
-    void trees.begin(running.view);
-    return { url: server.url, adminUrl: admin?.url, indexer: running, server, close };
+    if (withTrees) void trees.begin(running.view);
+    return { url: server.url, adminUrl: admin?.url, indexer: running, server, treeStates: trees, close };
   } catch (err) {
     await close();
     throw err;

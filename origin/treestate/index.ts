@@ -7,6 +7,7 @@
 export { type BackfillOptions, runBackfill } from "./backfill.ts";
 export { type BackfillBlock, storedBlocks } from "./backfill-source.ts";
 export { createSubtreeJobRunner, type SubtreeJobRunner } from "./backfill-workers.ts";
+export { type PackedLeaves, scanLeaves, unpackLeaves } from "./leaf-scan.ts";
 export { commitmentsOfCompact } from "./leaves.ts";
 export {
   createTreeStateProducer,
@@ -14,6 +15,12 @@ export {
   type TreeStateProducerOptions,
   type TreeStateStart,
 } from "./producer.ts";
+export type { SeededRoot } from "./producer-protocol.ts";
+export {
+  createTreeStateThread,
+  type TreeStateThread,
+  type TreeStateThreadOptions,
+} from "./producer-thread.ts";
 export { createTreeStateService, type TreeStateService, type TreeStateServiceOptions } from "./service.ts";
 export { runSubtreeJob, type SubtreeJob, type SubtreeJobResult } from "./subtree-job.ts";
 export { createSubtreeLedger, type StoredObjectWrite, type SubtreeLedger } from "./subtree-ledger.ts";

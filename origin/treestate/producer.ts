@@ -28,6 +28,11 @@ export interface TreeStateProducerOptions {
    * until their range's objects are built), so a reader never finds a height in neither place.
    */
   sealedTip?: () => number;
+  /**
+   * Keep every snapshot until `release` (the worker thread: a range's snapshots answer for it until
+   * its object is stored, which happens after sealing, not before).
+   */
+  retain?: boolean;
 }
 
 /** What the producer reads of a tail block (an IndexedBlock, or one rebuilt from a served frame). */
@@ -37,8 +42,10 @@ export interface ProducerBlock {
   wireHash: Uint8Array;
   time: number;
   treeSizes: { ironwood: number };
-  /** The "full" projection's CompactBlock protobuf (no frame header). */
-  messages: { full: Uint8Array };
+  /** The "full" projection's CompactBlock protobuf (no frame header); read when `leaves` is absent. */
+  messages?: { full: Uint8Array };
+  /** The block's note commitments, when already extracted (the worker thread gets only these). */
+  leaves?: BlockNoteCommitments;
 }
 
 /** A tail height's tree state plus its Ironwood tree size (non-zero: the node supplies Ironwood). */
@@ -70,6 +77,10 @@ export interface TreeStateProducer {
   tailState(height: number): TreeStateView | undefined;
   /** The tracked tree state after a tail height, Ironwood left empty for the caller to fill. */
   tailView(height: number): TailTreeState | undefined;
+  /** The last height appended (start height before any); −1 when not started. */
+  last(): number;
+  /** Drops snapshots below `height` (their range object is stored); keeps `height` for rollbacks. */
+  release(height: number): void;
 }
 
 interface Snapshot {
@@ -133,7 +144,7 @@ export function createTreeStateProducer(o: TreeStateProducerOptions): TreeStateP
   const appendOne = (b: ProducerBlock) => {
     const t = tracker!;
     activate(b.height);
-    const c = commitmentsOfCompact(b.messages.full);
+    const c = b.leaves ?? commitmentsOfCompact(b.messages!.full);
     const completed: Snapshot["completed"] = [];
     appendTracked(t, "sapling", size.sapling, c.saplingCmus, completed);
     appendTracked(t, "orchard", size.orchard, c.orchardCmxs, completed);
@@ -184,6 +195,8 @@ export function createTreeStateProducer(o: TreeStateProducerOptions): TreeStateP
       return t === undefined || t.ironwoodSize > 0 ? undefined : t.view;
     },
     tailView,
+    last: () => (tracker === undefined ? -1 : last),
+    release: prune,
     onAppend(blocks) {
       if (tracker === undefined) return;
       for (const b of blocks) if (b.height === last + 1) appendOne(b);
@@ -238,7 +251,7 @@ export function createTreeStateProducer(o: TreeStateProducerOptions): TreeStateP
       for (const pool of ["sapling", "orchard"] as const)
         out.push(...o.ledger.chunkObjects(o.network, pool, newRoots[pool]));
       // The range's last snapshot stays: a rollback to the sealed tip restarts from it.
-      prune(o.sealedTip ? o.sealedTip() : blocks[blocks.length - 1]!.height);
+      if (!o.retain) prune(o.sealedTip ? o.sealedTip() : blocks[blocks.length - 1]!.height);
       return out;
     },
   };

@@ -26,8 +26,13 @@ export interface TreeStateServiceOptions {
    * Like `tail`, with heights whose Ironwood tree is non-empty too: their Ironwood part comes from
    * `ironwood` (the node stays Ironwood's source, origin/trees/README.md). Asked before `tail`.
    */
-  tailView?: (height: number) => TailTreeState | undefined;
+  tailView?: (height: number) => TailTreeState | undefined | Promise<TailTreeState | undefined>;
   ironwood?: (height: number) => Promise<string>;
+  /**
+   * Called for a height found neither in the tail nor in storage, before the caller falls back to
+   * the node: throw to refuse (a synthetic chain's node tree states are placeholders).
+   */
+  missing?: (height: number) => void;
 }
 
 /** The origin's reader of stored tree states: the same code as the edge's, over the BlobStore. */
@@ -35,14 +40,16 @@ export function createTreeStateService(o: TreeStateServiceOptions): TreeStateSer
   const read = (key: string, range?: { offset: number; length: number }) => o.store.get(key, range);
   const reader = createTreeStateReader({ read, network: o.network });
   const fromTail = async (height: number): Promise<TreeStateView | undefined> => {
-    const t = o.tailView?.(height);
+    const t = await o.tailView?.(height);
     if (t === undefined) return o.tail?.(height);
     if (t.ironwoodSize === 0) return t.view;
     return o.ironwood ? { ...t.view, ironwoodTree: await o.ironwood(height) } : undefined;
   };
   return {
     async treeState(height) {
-      return (await fromTail(height)) ?? (await reader.at(o.rangeSize, height));
+      const found = (await fromTail(height)) ?? (await reader.at(o.rangeSize, height));
+      if (found === undefined) o.missing?.(height);
+      return found;
     },
     subtreeRoots: (q) => readSubtreeRoots(read, o.network, q),
   };

@@ -1,0 +1,90 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { processCpuSeconds } from "./proc-cpu.ts";
+import { watchProcess } from "./process-watch.ts";
+import { type SpawnedServer, spawnServer } from "./spawn.ts";
+
+export interface ChainOptions {
+  repoRoot: string;
+  tmp: string;
+  blocks: number;
+  rangeSize: number;
+  seed: string;
+  log(message: string): void;
+}
+
+export interface IndexStats {
+  blocks: number;
+  devnodeStartupSec: number;
+  devnodeStartupCpuSec: number;
+  seconds: number;
+  originCpuSec: number;
+  devnodeCpuSec: number;
+  peakRssMiB: number;
+}
+
+export interface ChainFixture {
+  network: "regtest";
+  devnode: SpawnedServer;
+  storeDir: string;
+  dataDir: string;
+  stats: IndexStats;
+}
+
+/**
+ * A synthetic chain served by the dev node (its own process), indexed end to end by the real
+ * `lightedge index --exit-when-synced` (its own process) into a directory store. The dev node's
+ * start-up (hashing every header) is timed apart from indexing, as it is not the origin's cost.
+ */
+export async function buildChain(o: ChainOptions): Promise<ChainFixture> {
+  const t0 = performance.now();
+  const devnode = await spawnServer(
+    "devnode",
+    [
+      process.execPath,
+      join(o.repoRoot, "bench/origin-devnode.ts"),
+      "--blocks",
+      String(o.blocks),
+      "--seed",
+      o.seed,
+    ],
+    { timeoutMs: 1_800_000 },
+  );
+  const devnodeStartupSec = (performance.now() - t0) / 1000;
+  const devnodeStartupCpuSec = processCpuSeconds(devnode.pid);
+  o.log(`dev node: ${o.blocks} blocks ready in ${devnodeStartupSec.toFixed(1)} s`);
+  const storeDir = join(o.tmp, "store");
+  const dataDir = join(o.tmp, "origin-data");
+  const args = [
+    ...["index", "--node", devnode.url, "--network", "regtest", "--store", `dir:${storeDir}`],
+    ...["--data-dir", dataDir, "--range-size", String(o.rangeSize), "--exit-when-synced"],
+    ...["--admin", "off", "--progress", "off", "--log-level", "warn"],
+  ];
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(o.repoRoot, "origin/cli/main.ts"), ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => {
+    stderr = (stderr + c.toString()).slice(-4000);
+  });
+  const watch = watchProcess(child.pid!);
+  const devCpu0 = processCpuSeconds(devnode.pid);
+  const code = await new Promise<number | null>((r) => child.once("exit", r));
+  const seconds = (performance.now() - started) / 1000;
+  const { cpuSec, peakRssMiB } = watch.stop();
+  if (code !== 0) {
+    await devnode.stop();
+    throw new Error(`lightedge index exited with ${code}: ${stderr}`);
+  }
+  const stats: IndexStats = {
+    blocks: o.blocks,
+    devnodeStartupSec,
+    devnodeStartupCpuSec,
+    seconds,
+    originCpuSec: cpuSec,
+    devnodeCpuSec: processCpuSeconds(devnode.pid) - devCpu0,
+    peakRssMiB,
+  };
+  return { network: "regtest", devnode, storeDir, dataDir, stats };
+}

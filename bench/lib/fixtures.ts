@@ -1,0 +1,120 @@
+import { join } from "node:path";
+import { buildChain, type ChainFixture } from "./chain-fixture.ts";
+import { type EdgeFixture, startEdgeFixture } from "./edge-fixture.ts";
+import { BENCH_ORIGIN_SECRET, startOriginFixture } from "./origin-fixture.ts";
+import type { SpawnedServer } from "./spawn.ts";
+import { spawnStaticServer } from "./static-server.ts";
+import { concatProjection, type StoreScan, scanStore } from "./store-scan.ts";
+
+export interface FixtureOptions {
+  repoRoot: string;
+  tmp: string;
+  quick: boolean;
+  /** Chain length (full: 200,000 unless overridden). */
+  blocks: number;
+  rangeSize: number;
+  log(message: string): void;
+}
+
+/** The same bytes the edge streams for GetBlockRange, served by the node:http baseline. */
+export interface StaticFixture {
+  server: SpawnedServer;
+  /** Byte offsets per height from the scan's firstHeight (see concatProjection). */
+  offsets: Float64Array;
+}
+
+/**
+ * The stack every scenario shares, built lazily once per run (so `--only latency` still builds
+ * the chain it needs) and torn down by run.ts: dev node → index → store → origin and edge, plus
+ * the static baseline serving the store's shielded frames.
+ */
+export function createFixtures(o: FixtureOptions) {
+  const memo = new Map<string, Promise<unknown>>();
+  const once = <T>(name: string, make: () => Promise<T>): Promise<T> => {
+    if (!memo.has(name)) memo.set(name, make());
+    return memo.get(name) as Promise<T>;
+  };
+  const stoppers: (() => Promise<void>)[] = [];
+  const fixtures = {
+    options: o,
+    chain: () =>
+      once("chain", async () => {
+        const c = await buildChain({ ...o, tmp: o.tmp, seed: "lightedge-bench" });
+        stoppers.push(() => c.devnode.stop());
+        return c as ChainFixture;
+      }),
+    scan: () =>
+      once("scan", async () => scanStore((await fixtures.chain()).storeDir, "regtest") as StoreScan),
+    origin: () =>
+      once("origin", async () => {
+        const c = await fixtures.chain();
+        const scan = await fixtures.scan();
+        const origin = await startOriginFixture({
+          ...o,
+          ...c,
+          devnodeUrl: c.devnode.url,
+          network: c.network,
+        });
+        stoppers.push(() => origin.stop());
+        await waitForTip(origin.url, o.blocks - 1);
+        o.log(`origin: serving ${origin.url} (sealed tip ${scan.sealedTip})`);
+        return origin;
+      }),
+    edge: () =>
+      once("edge", async () => {
+        const origin = await fixtures.origin();
+        const e = await startEdgeFixture({
+          ...o,
+          scan: await fixtures.scan(),
+          originUrl: origin.url,
+          originSecret: BENCH_ORIGIN_SECRET,
+        });
+        stoppers.push(() => e.edge.stop());
+        return e as EdgeFixture;
+      }),
+    staticServer: () =>
+      once("static", async () => {
+        const file = join(o.tmp, "shielded-frames.bin");
+        const offsets = concatProjection(await fixtures.scan(), "shielded", file);
+        const server = await spawnStaticServer(file);
+        stoppers.push(() => server.stop());
+        return { server, offsets } as StaticFixture;
+      }),
+    /** pids of every server-side process of the edge stack (edge tree, origin, dev node). */
+    async edgeServerPids(): Promise<number[]> {
+      const [e, origin, c] = await Promise.all([fixtures.edge(), fixtures.origin(), fixtures.chain()]);
+      return [e.pid, origin.pid, c.devnode.pid];
+    },
+    async originServerPids(): Promise<number[]> {
+      const [origin, c] = await Promise.all([fixtures.origin(), fixtures.chain()]);
+      return [origin.pid, c.devnode.pid];
+    },
+    async dispose(): Promise<void> {
+      for (const stop of stoppers.reverse()) await stop().catch(() => {});
+    },
+  };
+  return fixtures;
+}
+
+export type Fixtures = ReturnType<typeof createFixtures>;
+
+/** Waits until a server's GetLatestBlock (Connect JSON) reports `tip`: the origin caught up. */
+async function waitForTip(baseUrl: string, tip: number, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${baseUrl}/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetLatestBlock`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      last = await res.text();
+      if (res.ok && Number((JSON.parse(last) as { height?: string }).height) >= tip) return;
+    } catch (err) {
+      last = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${baseUrl} did not reach tip ${tip}: ${last}`);
+}
