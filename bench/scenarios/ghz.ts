@@ -45,7 +45,9 @@ async function ensureGhz(ctx: ScenarioContext): Promise<boolean> {
   if (ghzPath()) return true;
   // The quick smoke run (CI) does not download and build ghz; the full suite does.
   if (ctx.quick) {
-    ctx.report.notes.push("ghz skipped in --quick mode: not installed (the full run installs it with go install)");
+    ctx.report.notes.push(
+      "ghz skipped in --quick mode: not installed (the full run installs it with go install)",
+    );
     return false;
   }
   try {
