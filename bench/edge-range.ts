@@ -1,28 +1,26 @@
-// GetBlockRange of N blocks from the edge under wrangler dev (workerd, local R2) side by side with
-// a node:http static server streaming the same bytes; then GetLatestBlock / GetLightdInfo p50.
+// GetBlockRange of N blocks from the edge (workerd, local R2) side by side with a node:http static
+// server streaming the same bytes; small ranges over one keep-alive connection; then GetLatestBlock /
+// GetLightdInfo p50.
 // Usage: node bench/edge-range.ts [--blocks 10000] [--rounds 3] [--range-size 1000] [--kb 5.7]
+//          [--runtime wrangler|miniflare|miniflare=BUNDLE_DIR[,…]] [--clients 1,16]
+//          [--small 10,100] [--small-requests 200] [--calls 300]
+// --runtime (edge-runtimes.ts): `wrangler` is `wrangler dev` (a proxy workerd in front of the
+// worker's), `miniflare` the deploy bundle under Miniflare alone (one workerd); several are measured
+// side by side in one run.
 // Blocks carry real corpus transactions; corpus blocks are small (≈ 0.13 KB shielded), so each
 // synthetic block gathers the vtx of consecutive real blocks until its shielded message reaches
 // --kb (mainnet's average is ≈ 5.7 KB; --kb 0 keeps the real blocks as they are).
-import { execFileSync, spawn } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { create, toBinary } from "@bufbuild/protobuf";
-import { startEdgeDev } from "../origin/cli/commands/edge.ts";
 import { encodeFrame } from "../proto/frame.ts";
 import { BlockRangeSchema } from "../proto/index.ts";
 import { FORMAT_VERSION } from "../proto/range/index.ts";
 import { seedLocalR2 } from "../test/support/seed-local-r2.ts";
+import { type EdgeRuntime, startEdgeRuntime } from "./edge-runtimes.ts";
 import { syntheticChain } from "./edge-synthetic-chain.ts";
 
 const { values } = parseArgs({
@@ -31,11 +29,22 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     "range-size": { type: "string", default: "1000" },
     kb: { type: "string", default: "5.7" },
+    runtime: { type: "string", default: "wrangler" },
+    clients: { type: "string", default: "1,16" },
+    small: { type: "string", default: "10,100" },
+    "small-requests": { type: "string", default: "200" },
+    calls: { type: "string", default: "300" },
   },
 });
 const N = Number(values.blocks);
 const ROUNDS = Number(values.rounds);
 const RANGE = Number(values["range-size"]);
+const list = (v: string) => v.split(",").filter((x) => x !== "");
+const RUNTIMES = list(values.runtime);
+const CLIENTS = list(values.clients).map(Number);
+const SMALL = list(values.small).map(Number);
+const SMALL_REQUESTS = Number(values["small-requests"]);
+const CALLS = Number(values.calls);
 let requests = 0;
 const TARGET_BYTES = Number(values.kb) * 1000;
 const FIRST = 2_000_000; // a range boundary; heights are synthetic, block contents are real
@@ -61,32 +70,46 @@ if (!existsSync(join(cacheDir, "ready"))) {
   phase("local R2 seeded");
 }
 const body = readFileSync(file);
+const frameEnds = frameOffsets();
 const dir = mkdtempSync(join(tmpdir(), "lightedge-bench-"));
-const edge = await startEdgeDev({ port: 0, persist, quiet: true });
-phase("edge up");
+const runtimes: EdgeRuntime[] = [];
+for (const spec of RUNTIMES) {
+  runtimes.push(await startEdgeRuntime(spec, persist));
+  phase(`edge up under ${spec}`);
+}
 const staticServer = spawn(
   process.execPath,
   [new URL("./edge-static-server.ts", import.meta.url).pathname, file],
   { stdio: ["ignore", "pipe", "inherit"] },
 );
-const staticPort = Number(
+const staticUrl = `http://127.0.0.1:${Number(
   await new Promise<string>((r) => staticServer.stdout!.once("data", (d) => r(String(d)))),
-);
-const request = encodeFrame(
-  toBinary(
-    BlockRangeSchema,
-    create(BlockRangeSchema, { start: { height: BigInt(FIRST) }, end: { height: BigInt(FIRST + N - 1) } }),
-  ),
-);
-const rpcUrl = `${edge.url}/cash.z.wallet.sdk.rpc.CompactTxStreamer`;
-const proxyPid = listenerPid(Number(new URL(edge.url).port));
+)}`;
+const rangeRequest = (from: number, to: number) =>
+  encodeFrame(
+    toBinary(
+      BlockRangeSchema,
+      create(BlockRangeSchema, { start: { height: BigInt(from) }, end: { height: BigInt(to) } }),
+    ),
+  );
 const requestFile = join(dir, "request.bin");
-writeFileSync(requestFile, request);
+writeFileSync(requestFile, rangeRequest(FIRST, FIRST + N - 1));
+const rpcUrl = (r: EdgeRuntime) => `${r.url}/cash.z.wallet.sdk.rpc.CompactTxStreamer`;
 // curl is the client (as in edge-streaming.md's probe): it costs far less CPU than a Node client
 // on the same two cores, so the servers, not the client, set the pace.
-const targets = {
-  edge: {
-    pids: () => tree(edge.child.pid!),
+interface Target {
+  name: string;
+  pids: () => number[];
+  proxyPid?: number;
+  curl: string[];
+  /** One small range (blocks i..j of the chain, 0-based) over the Node client's keep-alive pool. */
+  range(i: number, j: number): Promise<Response>;
+}
+const targets: Target[] = [
+  ...runtimes.map((r) => ({
+    name: r.name,
+    pids: r.pids,
+    proxyPid: r.proxyPid,
     curl: [
       "-X",
       "POST",
@@ -94,65 +117,131 @@ const targets = {
       "content-type: application/grpc-web+proto",
       "--data-binary",
       `@${requestFile}`,
-      `${rpcUrl}/GetBlockRange`,
+      `${rpcUrl(r)}/GetBlockRange`,
     ],
+    range: (i: number, j: number) =>
+      fetch(`${rpcUrl(r)}/GetBlockRange`, {
+        method: "POST",
+        headers: { "content-type": "application/grpc-web+proto" },
+        body: rangeRequest(FIRST + i, FIRST + j) as Uint8Array<ArrayBuffer>,
+      }),
+  })),
+  {
+    name: "static",
+    pids: () => [staticServer.pid!],
+    curl: [`${staticUrl}/`],
+    range: (i: number, j: number) => fetch(`${staticUrl}/?from=${i}&to=${j}`),
   },
-  static: { pids: () => [staticServer.pid!], curl: [`http://127.0.0.1:${staticPort}/`] },
-};
+];
+const staticTarget = targets[targets.length - 1]!;
 
 console.log(
   `GetBlockRange of ${N} blocks, ${(body.length / N / 1000).toFixed(2)} KB/block of shielded frames (real corpus transactions), ${ROUNDS} rounds per client`,
 );
-console.log("server   clients  blocks/s    MB/s   server CPU s per 1M blocks  blocks per server CPU-s");
 try {
-  for (const clients of [1, 16]) {
-    const row: Record<string, { bps: number; mbps: number; cpuPerM: number; ownCpuPerM: number }> = {};
-    for (const [name, t] of Object.entries(targets)) {
+  for (const clients of CLIENTS) {
+    console.log(
+      `server      clients  blocks/s    MB/s   server CPU s per 1M blocks  blocks per server CPU-s`,
+    );
+    const row = new Map<string, Awaited<ReturnType<typeof run>>>();
+    for (const t of targets) {
       await run(t, 1, 1); // warm-up
       const r = await run(t, clients, ROUNDS);
-      row[name] = r;
+      row.set(t.name, r);
       console.log(
-        `${name.padEnd(8)} ${String(clients).padStart(7)}  ${r.bps.toFixed(0).padStart(8)}  ${r.mbps.toFixed(0).padStart(6)}   ${r.cpuPerM.toFixed(2).padStart(24)}  ${(1e6 / r.cpuPerM).toFixed(0).padStart(22)}   (CPU s: ${r.split})`,
+        `${t.name.padEnd(11)} ${String(clients).padStart(7)}  ${r.bps.toFixed(0).padStart(8)}  ${r.mbps.toFixed(0).padStart(6)}   ${r.cpuPerM.toFixed(2).padStart(24)}  ${(1e6 / r.cpuPerM).toFixed(0).padStart(22)}   (CPU s: ${r.split})`,
       );
     }
-    console.log(
-      `  ratio edge/static at ${clients}: throughput ${(row.edge!.bps / row.static!.bps).toFixed(2)}×, CPU per block ${(row.edge!.cpuPerM / row.static!.cpuPerM).toFixed(2)}× (${(row.edge!.ownCpuPerM / row.static!.cpuPerM).toFixed(2)}× without wrangler dev's proxy workerd)`,
-    );
-  }
-  // Latency: the same Node client against /healthz (the floor wrangler dev's proxy hop sets), side
-  // by side with the two RPCs.
-  const unary = (method: string) => () =>
-    fetch(`${rpcUrl}/${method}`, {
-      method: "POST",
-      headers: { "content-type": "application/proto" },
-      body: new Uint8Array(0),
-    });
-  const probes: [string, () => Promise<Response>][] = [
-    ["edge /healthz (floor)", () => fetch(`${edge.url}/healthz`)],
-    ["GetLatestBlock, Connect proto", unary("GetLatestBlock")],
-    ["GetLightdInfo, Connect proto", unary("GetLightdInfo")],
-  ];
-  for (const [name, call] of probes) {
-    const times: number[] = [];
-    for (let i = 0; i < 300; i++) {
-      const t0 = performance.now();
-      const res = await call();
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`${name}: HTTP ${res.status}`);
-      times.push(performance.now() - t0);
+    const st = row.get("static")!;
+    for (const t of targets) {
+      if (t === staticTarget) continue;
+      const r = row.get(t.name)!;
+      const own =
+        t.proxyPid === undefined
+          ? ""
+          : ` (${(r.ownCpuPerM / st.cpuPerM).toFixed(2)}× without wrangler dev's proxy workerd)`;
+      console.log(
+        `  ${t.name}/static at ${clients}: throughput ${(r.bps / st.bps).toFixed(2)}×, CPU per block ${(r.cpuPerM / st.cpuPerM).toFixed(2)}×${own}`,
+      );
     }
-    times.sort((a, b) => a - b);
-    console.log(
-      `${name.padEnd(36)} 300 sequential calls: p50 ${times[150]!.toFixed(2)} ms, p99 ${times[297]!.toFixed(2)} ms`,
-    );
+  }
+  for (const size of SMALL.filter((n) => n <= N)) {
+    const starts = Array.from({ length: SMALL_REQUESTS }, (_, k) => (k * 7919) % (N - size + 1));
+    const row = new Map<string, number>();
+    // The static server first: every other row is a ratio to it.
+    for (const t of [staticTarget, ...targets.filter((x) => x !== staticTarget)]) {
+      const r = await smallRanges(t, size, starts);
+      row.set(t.name, r.bps);
+      const vs = t === staticTarget ? "" : `, ${(r.bps / row.get("static")!).toFixed(2)}× static`;
+      console.log(
+        `${t.name.padEnd(11)} ${size}-block ranges, ${SMALL_REQUESTS} sequential on one connection: ${r.bps.toFixed(0)} blocks/s, p50 ${r.p50.toFixed(2)} ms${vs}`,
+      );
+    }
+  }
+  // Latency: the same Node client against /healthz (the floor the runtime's hops set), side by
+  // side with the two RPCs.
+  for (const r of runtimes) {
+    const unary = (method: string) => () =>
+      fetch(`${rpcUrl(r)}/${method}`, {
+        method: "POST",
+        headers: { "content-type": "application/proto" },
+        body: new Uint8Array(0),
+      });
+    const probes: [string, () => Promise<Response>][] = [
+      ["/healthz (floor)", () => fetch(`${r.url}/healthz`)],
+      ["GetLatestBlock, Connect proto", unary("GetLatestBlock")],
+      ["GetLightdInfo, Connect proto", unary("GetLightdInfo")],
+    ];
+    for (const [name, call] of probes) {
+      const times: number[] = [];
+      for (let i = 0; i < CALLS + 20; i++) {
+        const t0 = performance.now();
+        const res = await call();
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`${name}: HTTP ${res.status}`);
+        if (i >= 20) times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      console.log(
+        `${r.name.padEnd(11)} ${name.padEnd(30)} ${CALLS} sequential calls: p50 ${times[Math.floor(CALLS / 2)]!.toFixed(2)} ms, p99 ${times[Math.floor(CALLS * 0.99)]!.toFixed(2)} ms`,
+      );
+    }
   }
 } finally {
   staticServer.kill();
-  await edge.stop();
+  for (const r of runtimes) await r.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 
-async function run(t: { pids: () => number[]; curl: string[] }, clients: number, rounds: number) {
+/** Sequential small ranges at fixed starts; checks each body's size against the chain file. */
+async function smallRanges(t: Target, size: number, starts: number[]) {
+  const trailer = body.length - frameEnds[N]!;
+  for (let w = 0; w < 10; w++) await (await t.range(starts[w]!, starts[w]! + size - 1)).arrayBuffer();
+  const times: number[] = [];
+  const t0 = performance.now();
+  for (const i of starts) {
+    const c0 = performance.now();
+    const res = await t.range(i, i + size - 1);
+    const got = (await res.arrayBuffer()).byteLength;
+    times.push(performance.now() - c0);
+    const want = frameEnds[i + size]! - frameEnds[i]! + trailer;
+    if (got !== want)
+      throw new Error(`${t.name}: ${size}-block range at ${i}: ${got} bytes, expected ${want}`);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  times.sort((a, b) => a - b);
+  return { bps: (size * starts.length) / seconds, p50: times[Math.floor(times.length / 2)]! };
+}
+
+/** Byte offset of each block's frame in the chain file (the last one is where the trailer starts). */
+function frameOffsets(): number[] {
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  const out = [0];
+  for (let k = 0; k < N; k++) out.push(out[k]! + 5 + view.getUint32(out[k]! + 1, false));
+  return out;
+}
+
+async function run(t: Target, clients: number, rounds: number) {
   const pids = t.pids();
   const cpu0 = cpuSeconds(pids);
   const each0 = pids.map((p) => cpuSeconds([p]));
@@ -172,9 +261,9 @@ async function run(t: { pids: () => number[]; curl: string[] }, clients: number,
     throw new Error(`body size ${bytes}, expected ${body.length * clients * rounds}`);
   const used = pids.map((p, i) => cpuSeconds([p]) - each0[i]!);
   const split = pids
-    .map((p, i) => `${processName(p)} ${used[i]!.toFixed(2)}`)
+    .map((p, i) => `${processName(p, t.proxyPid)} ${used[i]!.toFixed(2)}`)
     .filter((x) => !x.endsWith(" 0.00"));
-  const proxyCpu = pids.reduce((sum, p, i) => (p === proxyPid ? sum + used[i]! : sum), 0);
+  const proxyCpu = pids.reduce((sum, p, i) => (p === t.proxyPid ? sum + used[i]! : sum), 0);
   return {
     bps: blocks / seconds,
     mbps: bytes / seconds / 1e6,
@@ -185,23 +274,13 @@ async function run(t: { pids: () => number[]; curl: string[] }, clients: number,
   };
 }
 
-/** The workerd that owns the edge's public port is wrangler dev's proxy worker, not the edge. */
-function listenerPid(port: number): number | undefined {
-  try {
-    const line = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
-    return Number(/pid=(\d+)/.exec(line)?.[1]) || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function processName(pid: number): string {
+function processName(pid: number, proxyPid: number | undefined): string {
   if (pid === proxyPid) return "workerd(wrangler-dev proxy)";
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
     return (
       args
-        .find((a) => /workerd$|wrangler\.js$|wrangler-dist|static-server/.test(a))
+        .find((a) => /workerd$|wrangler\.js$|wrangler-dist|static-server|miniflare-server/.test(a))
         ?.split("/")
         .pop() ?? String(pid)
     );
@@ -229,21 +308,6 @@ function curl(args: string[]): Promise<number> {
       resolve(got.length);
     });
   });
-}
-
-/** A process and all its descendants (wrangler's node process runs workerd as a child). */
-function tree(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {}
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) for (const [pid, ppid] of parents) if (ppid === out[i]) out.push(pid);
-  return out;
 }
 
 /** utime + stime of the processes, in seconds (USER_HZ = 100 on Linux). */

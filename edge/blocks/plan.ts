@@ -3,7 +3,8 @@ import { LightedgeError } from "../../proto/errors.ts";
 /**
  * Most sealed range objects one request may touch. A Worker gets 10,000 subrequests per request by
  * default (workers-platform.md §1), and each range costs up to three storage calls: its metadata
- * (usually cached in the isolate) and the data read, which the R2 reader does as head + ranged get.
+ * (usually cached in the isolate) and the data read (one ranged get; readers over HTTP add a HEAD
+ * only for a range that starts at the end).
  * 3,000 ranges stay under the budget with room for the head and the origin. At 1,000 blocks per
  * range that is 3,000,000 blocks, nearly the whole chain, so in practice there is no block cap
  * (as Zaino: pepper-sync asks for 158,853 blocks in one call).

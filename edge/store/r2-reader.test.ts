@@ -26,3 +26,27 @@ describe("createObjectReader", () => {
     expect(() => createObjectReader(bare)).toThrow(/no object store configured/);
   });
 });
+
+describe("the R2 binding reader's calls", () => {
+  it("reads a range with one R2 get and no head, its size still the whole object's", async () => {
+    const key = `one-call-${crypto.randomUUID()}.bin`;
+    await bucket.put(key, new Uint8Array(100));
+    const calls: string[] = [];
+    // The real binding, with each call it receives recorded.
+    const counted = new Proxy(bucket, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(String(prop));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const got = await createR2Reader(counted).get(key, { offset: 10, length: 20 });
+    expect(got?.size).toBe(100);
+    expect(got?.range).toEqual({ offset: 10, length: 20 });
+    expect((await new Response(got!.body).arrayBuffer()).byteLength).toBe(20);
+    expect(calls).toEqual(["get"]);
+  });
+});

@@ -58,9 +58,17 @@ function unframe(bytes: Uint8Array): Uint8Array {
 
 /** Reads a body, refusing it as soon as it passes `max` bytes (never buffering more). */
 export async function readCapped(req: Request, max: number): Promise<Uint8Array> {
-  const declared = Number(req.headers.get("content-length") ?? 0);
+  const length = req.headers.get("content-length");
+  const declared = Number(length ?? 0);
   if (declared > max) throw tooLarge(max);
   if (req.body === null) return new Uint8Array(0);
+  // A declared length within the cap (the runtime holds the body to it): one native read, no JS
+  // chunk loop — the usual case for the few-byte requests of every RPC.
+  if (length !== null && /^\d+$/.test(length)) {
+    const bytes = new Uint8Array(await req.arrayBuffer());
+    if (bytes.length > max) throw tooLarge(max);
+    return bytes;
+  }
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
