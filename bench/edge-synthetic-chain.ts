@@ -11,6 +11,7 @@ import {
   rangeKeys,
   type SealedBlockInput,
 } from "../proto/range/index.ts";
+import { concatBytes } from "../proto/treestate/bytes.ts";
 import { buildSeed } from "../test/support/seed-ranges.ts";
 
 /** A synthetic chain for the edge bench: store objects plus the exact body a range answer has. */
@@ -54,9 +55,9 @@ export function syntheticChain(
       create(CompactBlockSchema, { height: BigInt(height), hash, prevHash: prev }),
     );
     const messages = {
-      shielded: concat([head, ...parts.shielded]),
-      full: concat([head, ...parts.full]),
-      nullifiers: concat([head, ...parts.nullifiers]),
+      shielded: concatBytes([head, ...parts.shielded]),
+      full: concatBytes([head, ...parts.full]),
+      nullifiers: concatBytes([head, ...parts.nullifiers]),
     };
     frames.push(encodeFrame(messages.shielded));
     batch.push({
@@ -79,7 +80,7 @@ export function syntheticChain(
   }
   objects.set(headKey("mainnet"), headObject(first, n, rangeSize, prev));
   frames.push(encodeFrame(new TextEncoder().encode("grpc-status: 0\r\n"), FLAG_GRPC_WEB_TRAILER));
-  return { objects, body: concat(frames) };
+  return { objects, body: concatBytes(frames) };
 }
 
 /** Each corpus block's transactions as encoded `vtx` field entries (tag 7, length-delimited). */
@@ -90,10 +91,10 @@ function corpusSources(): Record<Projection, Uint8Array>[] {
   ]);
   const blocks = [...seed.blocks.get("mainnet")!, ...seed.blocks.get("testnet")!];
   const vtxField = (bytes: Uint8Array) =>
-    concat(
+    concatBytes(
       fromBinary(CompactBlockSchema, bytes).vtx.map((tx) => {
         const m = toBinary(CompactTxSchema, tx);
-        return concat([new Uint8Array([0x3a]), varint(m.length), m]);
+        return concatBytes([new Uint8Array([0x3a]), varint(m.length), m]);
       }),
     );
   return blocks.map((b) => ({
@@ -136,14 +137,4 @@ function varint(v: number): Uint8Array {
   }
   out.push(v);
   return new Uint8Array(out);
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -1,15 +1,23 @@
 // Tree hashing and tree-state serving costs. `node bench/trees-hash.ts` (~40 s);
 // `--subtree` also times one full 2^16-leaf subtree per pool on two worker threads (~30 s more).
+// Hash rates and append costs are measured side by side, alternating, against the all-bigint
+// hashers the WebAssembly kernels replaced (`*Bigint*` keys; `*Speedup` = bigint time / new time).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  computeSubtreeRoot,
+  appendLeaves,
   createFrontierTracker,
   createSubtreeWorkers,
+  type Frontier,
+  frontierFromLegacy,
   hasherFor,
+  type MerkleHasher,
+  NODE_MODULUS,
   type TreePool,
 } from "../origin/trees/index.ts";
-import { bigintToLeBytes } from "../proto/treestate/bytes.ts";
+import { createOrchardBigintHasher } from "../origin/trees/orchard-hasher-bigint.ts";
+import { createSaplingBigintHasher } from "../origin/trees/sapling-hasher-bigint.ts";
+import { bigintToLeBytes, leBytesToBigint } from "../proto/treestate/bytes.ts";
 import {
   decodeTreeStateRange,
   encodeTreeStateRange,
@@ -30,22 +38,44 @@ const time = (f: () => void) => {
 };
 const results: Record<string, unknown> = {};
 
-for (const pool of ["sapling", "orchard"] as TreePool[]) {
+const POOLS: TreePool[] = ["sapling", "orchard"];
+const baseline: Record<TreePool, MerkleHasher> = {
+  sapling: createSaplingBigintHasher(),
+  orchard: createOrchardBigintHasher(),
+};
+const ratio = (base: number, now: number) => Number((base / now).toFixed(2));
+
+/** A 2^12-leaf subtree root, level by level as computeSubtreeRoot does: 4,095 hashes. */
+const subtree = (h: MerkleHasher, row: bigint[]) => {
+  for (let l = 0; row.length > 1; l++)
+    row = h.hashLevel(
+      l,
+      row.filter((_, i) => i % 2 === 0),
+      row.filter((_, i) => i % 2 === 1),
+    );
+};
+for (const pool of POOLS) {
   results[`${pool}TableBuildMs`] = Math.round(time(() => hasherFor(pool).emptyRoot(0)));
+  results[`${pool}BigintTableBuildMs`] = Math.round(time(() => baseline[pool].emptyRoot(0)));
   const n = 4096;
-  const ms = time(() => computeSubtreeRoot(pool, leaves(n, 0x9e3779b97f4a7c15n)));
-  results[`${pool}HashesPerSecond`] = Math.round(((n - 1) / ms) * 1000);
-  results[`${pool}Subtree2e16EstimateS`] = Number(((ms * 65535) / (n - 1) / 1000).toFixed(1));
+  const row = leaves(n, 0x9e3779b97f4a7c15n).map(leBytesToBigint);
+  let [now, base] = [0, 0];
+  for (let round = 0; round < 3; round++) {
+    base += time(() => subtree(baseline[pool], row));
+    now += time(() => subtree(hasherFor(pool), row));
+  }
+  results[`${pool}HashesPerSecond`] = Math.round(((3 * (n - 1)) / now) * 1000);
+  results[`${pool}BigintHashesPerSecond`] = Math.round(((3 * (n - 1)) / base) * 1000);
+  results[`${pool}HashSpeedup`] = ratio(base, now);
+  results[`${pool}Subtree2e16EstimateS`] = Number(((now * 65535) / (3 * (n - 1)) / 1000).toFixed(1));
 }
 
-// Frontier append per block, from the real 1687105 frontier when the corpus is present.
+// Frontier append per block, from the real 2,000,000 frontiers when the corpus is present.
 const start = hasChain
   ? JSON.parse(readFileSync(join(chainDir, "rpc/zebrad-mainnet/z_gettreestate-2000000.json"), "utf8")).result
   : undefined;
-const tracker = createFrontierTracker({
-  sapling: start?.sapling.commitments.finalState ?? "000000",
-  orchard: start?.orchard.commitments.finalState ?? "000000",
-});
+const finalState = (pool: TreePool) => start?.[pool].commitments.finalState ?? "000000";
+const tracker = createFrontierTracker({ sapling: finalState("sapling"), orchard: finalState("orchard") });
 const blocks = 200;
 const perBlock = Array.from({ length: blocks }, (_, b) => ({
   saplingCmus: leaves(2 + (b % 4), BigInt(b + 7) * 0x1234567n),
@@ -55,6 +85,32 @@ const appendTimes = perBlock.map((c) => time(() => tracker.appendBlock(c))).sort
 results.appendBlockP50Ms = Number(appendTimes[blocks >> 1]!.toFixed(3));
 results.appendBlockP99Ms = Number(appendTimes[Math.floor(blocks * 0.99)]!.toFixed(3));
 results.appendBlockLeaves = "2–5 Sapling + 0–4 Orchard per block";
+// The same blocks through appendLeaves, new and bigint hashers alternating block by block.
+const frontiers = (h: (p: TreePool) => MerkleHasher) =>
+  Object.fromEntries(
+    POOLS.map((p) => [p, frontierFromLegacy(h(p), parseFinalState(finalState(p)), NODE_MODULUS[p])]),
+  ) as Record<TreePool, Frontier>;
+const sides = [
+  { h: hasherFor, f: frontiers(hasherFor), ms: [] as number[] },
+  { h: (p: TreePool) => baseline[p], f: frontiers((p) => baseline[p]), ms: [] as number[] },
+];
+for (const c of perBlock) {
+  for (const side of sides) {
+    const cms = { sapling: c.saplingCmus.map(leBytesToBigint), orchard: c.orchardCmxs.map(leBytesToBigint) };
+    side.ms.push(
+      time(() => {
+        for (const p of POOLS) side.f[p] = appendLeaves(side.h(p), side.f[p], cms[p]);
+      }),
+    );
+  }
+}
+const p50 = (ms: number[]) => ms.sort((a, b) => a - b)[ms.length >> 1]!;
+results.appendLeavesP50Ms = Number(p50(sides[0]!.ms).toFixed(3));
+results.appendLeavesBigintP50Ms = Number(p50(sides[1]!.ms).toFixed(3));
+results.appendSpeedup = ratio(p50(sides[1]!.ms), p50(sides[0]!.ms));
+results.appendRootsAgree = POOLS.every(
+  (p) => sides[0]!.f[p].pending.join() === sides[1]!.f[p].pending.join(),
+);
 
 // Stored record size and lookup cost on a 1,000-block range shaped like mainnet 2,000,000+.
 const range = [];

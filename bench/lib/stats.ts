@@ -18,14 +18,5 @@ export function round(x: number, digits = 3): number {
   return Math.round(x * f) / f;
 }
 
-/** Deterministic PRNG (mulberry32) so "seeded random starts" repeat across runs. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG so "seeded random starts" repeat across runs: the fuzzer's mulberry32. */
+export { createRng as seededRandom } from "../../origin/chain/fuzz.ts";

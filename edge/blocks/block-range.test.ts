@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { encodeFrame } from "../../proto/frame.ts";
 import { BlockRangeSchema, CompactBlockSchema, PoolType } from "../../proto/index.ts";
 import { filterCompactBlock, nullifiersOnly, poolSetFromRequest } from "../../proto/pools.ts";
+import { concatBytes } from "../../proto/treestate/bytes.ts";
 import { clientsFor, collect } from "../testing/clients.ts";
 import { b64, type EdgeFixture, fetchWith, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
 
@@ -119,7 +120,7 @@ describe.skipIf(fixture === null)("GetBlockRange from sealed ranges", () => {
     );
     const bytes = new Uint8Array(await res.arrayBuffer());
     const frames = expected("mainnet", heights(663150, 663159), "shielded").map((m) => encodeFrame(m));
-    const stored = concat(frames);
+    const stored = concatBytes(frames);
     expect(bytes.subarray(0, stored.length)).toEqual(stored);
     expect(new TextDecoder().decode(bytes.subarray(stored.length + 5))).toMatch(/grpc-status: ?0/);
   });
@@ -169,13 +170,3 @@ describe.skipIf(fixture === null)("GetBlockRange when the origin misbehaves", ()
     expect(inTail.items.map((b) => Number(b.height))).toEqual(heights(tip() - 3, tip() + 4));
   });
 });
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}

@@ -11,6 +11,7 @@ import {
   type RangeMeta,
   rangeKeys,
 } from "../../proto/range/index.ts";
+import { concatBytes } from "../../proto/treestate/bytes.ts";
 import type { ObjectReader, StoredObject } from "../store/index.ts";
 import type { ResponseSink } from "../wire/sink.ts";
 import type { ChainCheck } from "./chain-check.ts";
@@ -81,23 +82,11 @@ export async function writeSealedSegment(
     const frame = bytes.subarray(f.offset - span.offset, f.offset - span.offset + f.length);
     frames.push(source.kind === "stored" ? frame : reproject(frame, source.project));
   }
-  await sink.write(concat(frames));
+  // One copy into one buffer, so a descending range costs one write per range object.
+  await sink.write(concatBytes(frames));
 }
 
 function reproject(frame: Uint8Array, project: (block: CompactBlock) => CompactBlock): Uint8Array {
   const block = fromBinary(CompactBlockSchema, frame.subarray(FRAME_HEADER_BYTES));
   return encodeFrame(toBinary(CompactBlockSchema, project(block)));
-}
-
-/** One copy into one buffer, so a descending range costs one write per range object. */
-function concat(parts: Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const p of parts) total += p.length;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

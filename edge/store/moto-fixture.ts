@@ -1,6 +1,9 @@
 import { inject } from "vitest";
 
-/** What edge tests get from `inject("moto")` (provided by test/support/moto-global-setup.ts). */
+/**
+ * What edge tests get from `inject("moto")`: two real moto_servers, each with one bucket (started by
+ * test/support/moto-global-setup.ts, which types what it provides with this).
+ */
 export interface MotoFixture {
   /** SigV4-checking server, for the S3-over-fetch reader. */
   endpoint: string;
@@ -8,7 +11,7 @@ export interface MotoFixture {
   bucket: string;
   accessKeyId: string;
   secretAccessKey: string;
-  /** Open server (anonymous reads of public-read objects): a public bucket or CDN origin. */
+  /** Open server (anonymous GET/PUT): the stand-in for a public bucket or CDN origin. */
   publicEndpoint: string;
   publicBucket: string;
 }

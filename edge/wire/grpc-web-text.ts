@@ -1,5 +1,6 @@
 import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
 import { LightedgeError } from "../../proto/errors.ts";
+import { concatBytes } from "../../proto/treestate/bytes.ts";
 import { readCapped } from "./request.ts";
 
 /**
@@ -17,7 +18,7 @@ export async function viaGrpcWebText(
   let body: Uint8Array;
   try {
     // Clients may send several padded base64 chunks back to back: decode each.
-    body = concatAll((text.replace(/\s+/g, "").match(/[^=]+=*/g) ?? []).map((c) => base64Decode(c)));
+    body = concatBytes((text.replace(/\s+/g, "").match(/[^=]+=*/g) ?? []).map((c) => base64Decode(c)));
   } catch (cause) {
     throw new LightedgeError("bad-request", "wire.grpc-web-text", "request body is not base64", { cause });
   }
@@ -47,7 +48,7 @@ function createBase64Encoder(): TransformStream<Uint8Array, Uint8Array> {
   const encoder = new TextEncoder();
   return new TransformStream({
     transform(chunk, controller) {
-      const all = carry.length === 0 ? chunk : concatAll([carry, chunk]);
+      const all = carry.length === 0 ? chunk : concatBytes([carry, chunk]);
       const whole = all.length - (all.length % 3);
       carry = all.slice(whole);
       if (whole > 0) controller.enqueue(encoder.encode(base64Encode(all.subarray(0, whole))));
@@ -56,14 +57,4 @@ function createBase64Encoder(): TransformStream<Uint8Array, Uint8Array> {
       if (carry.length > 0) controller.enqueue(encoder.encode(base64Encode(carry)));
     },
   });
-}
-
-function concatAll(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -2,6 +2,7 @@ import { type DescMessage, fromBinary, type MessageShape } from "@bufbuild/proto
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { LightedgeError } from "../../proto/errors.ts";
 import { FLAG_DATA, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
+import { concatBytes } from "../../proto/treestate/bytes.ts";
 import type { WireProtocol } from "./protocol.ts";
 
 /**
@@ -76,13 +77,7 @@ export async function readCapped(req: Request, max: number): Promise<Uint8Array>
     if (total > max) throw tooLarge(max);
     chunks.push(chunk);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 function tooLarge(max: number): LightedgeError {

@@ -1,3 +1,4 @@
+import { concatBytes } from "../../proto/treestate/bytes.ts";
 import { ChainParseError } from "./errors.ts";
 import { sha256d } from "./hashes.ts";
 import { merkleRoot } from "./merkle.ts";
@@ -32,11 +33,5 @@ export function buildBlock(
   const header = headerFrom.slice(0, headerLength);
   header.set(merkleRoot(txids), 36);
   const parts = [header, compactSize(txs.length), ...txs];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return { raw: out, wireHash: sha256d(header) };
+  return { raw: concatBytes(parts), wireHash: sha256d(header) };
 }

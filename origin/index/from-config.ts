@@ -14,25 +14,26 @@ export interface OpenedIndexer {
   store: BlobStore;
 }
 
-/** Composition for `lightedge index` and `lightedge origin`: config → node client, store, indexer. */
-export function openIndexer(
-  config: OriginConfig,
-  log: Logger,
-  registry: Registry,
-  hooks?: IndexHooks,
-): OpenedIndexer {
-  const node = createNodeClient({
+/** The node client config.node describes (`lightedge index` and `lightedge origin` both use one). */
+export function nodeClientFromConfig(config: Readonly<OriginConfig>): NodeClient {
+  return createNodeClient({
     url: config.node.url,
     auth: config.node.auth,
     network: config.network,
     timeoutMs: config.node.timeoutMs,
     maxInFlight: Math.max(4, config.concurrency),
   });
-  const store = openStore(config.store, storeEnv(config));
-  const indexer = createIndexer({
-    chain: node,
-    info: node,
-    store,
+}
+
+/** The indexer config describes, over a node client and store opened by the caller. */
+export function indexerFromConfig(
+  config: Readonly<OriginConfig>,
+  parts: { node: NodeClient; store: BlobStore; log: Logger; registry: Registry; hooks?: IndexHooks },
+): Indexer {
+  return createIndexer({
+    chain: parts.node,
+    info: parts.node,
+    store: parts.store,
     network: config.network,
     dataDir: config.dataDir,
     rangeSize: config.rangeSize,
@@ -40,9 +41,20 @@ export function openIndexer(
     concurrency: config.concurrency,
     fromHeight: config.fromHeight,
     pollMs: config.pollMs,
-    log,
-    metrics: createIndexMetrics(registry),
-    hooks,
+    log: parts.log,
+    metrics: createIndexMetrics(parts.registry),
+    hooks: parts.hooks,
   });
-  return { indexer, node, store };
+}
+
+/** Composition for `lightedge index`: config → node client, store, indexer. */
+export function openIndexer(
+  config: OriginConfig,
+  log: Logger,
+  registry: Registry,
+  hooks?: IndexHooks,
+): OpenedIndexer {
+  const node = nodeClientFromConfig(config);
+  const store = openStore(config.store, storeEnv(config));
+  return { indexer: indexerFromConfig(config, { node, store, log, registry, hooks }), node, store };
 }

@@ -12,7 +12,12 @@ export type {
   TipInfo,
 } from "./chain-view.ts";
 export type { IndexHooks } from "./follow-step.ts";
-export { type OpenedIndexer, openIndexer } from "./from-config.ts";
+export {
+  indexerFromConfig,
+  nodeClientFromConfig,
+  type OpenedIndexer,
+  openIndexer,
+} from "./from-config.ts";
 export { createIndexer, type Indexer, type IndexerOptions, type IndexerStatus } from "./indexer.ts";
 export { createSealedReader, type SealedReader } from "./sealed-reader.ts";
 export { type AuditReport, auditStore } from "./store-audit.ts";

@@ -1,10 +1,9 @@
 import pino, { type Logger } from "pino";
 import { Registry } from "prom-client";
-import { createIndexMetrics } from "../admin/index-metrics.ts";
 import { type AdminServer, startAdminServer } from "../admin/server.ts";
 import { type OriginConfig, storeEnv } from "../config.ts";
-import { createIndexer, type Indexer } from "../index/index.ts";
-import { createNodeClient, type NodeClient } from "../node/index.ts";
+import { type Indexer, indexerFromConfig, nodeClientFromConfig } from "../index/index.ts";
+import type { NodeClient } from "../node/index.ts";
 import { createOriginServer, createServeMetrics, type OriginServer } from "../serve/index.ts";
 import { renderStatusPage } from "../status/status-page.ts";
 import { createStatusRecorder } from "../status/status-recorder.ts";
@@ -56,15 +55,7 @@ export async function startOrigin(
   const log =
     options.log ??
     pino({ level: config.logLevel, base: { service: "lightedge-origin", network: config.network } });
-  const node =
-    options.nodeClient ??
-    createNodeClient({
-      url: config.node.url,
-      auth: config.node.auth,
-      network: config.network,
-      timeoutMs: config.node.timeoutMs,
-      maxInFlight: Math.max(4, config.concurrency),
-    });
+  const node = options.nodeClient ?? nodeClientFromConfig(config);
   const store = openStore(config.store, storeEnv(config));
   const registry = new Registry();
   let indexer: Indexer | undefined;
@@ -80,19 +71,11 @@ export async function startOrigin(
     start: options.treeStart,
     onEvent: status.note,
   });
-  indexer = createIndexer({
-    chain: node,
-    info: node,
+  indexer = indexerFromConfig(config, {
+    node,
     store,
-    network: config.network,
-    dataDir: config.dataDir,
-    rangeSize: config.rangeSize,
-    sealDepth: config.sealDepth,
-    concurrency: config.concurrency,
-    fromHeight: config.fromHeight,
-    pollMs: config.pollMs,
     log,
-    metrics: createIndexMetrics(registry),
+    registry,
     hooks: {
       onAppend(blocks) {
         status.appended(blocks[blocks.length - 1]!.height);

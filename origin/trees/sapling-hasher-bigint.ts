@@ -4,6 +4,9 @@ import { computeEmptyRoots, type MerkleHasher } from "./merkle-hasher.ts";
 import { buildPedersenWindows, type PedersenWindow } from "./pedersen-tables.ts";
 
 /**
+ * The all-bigint form of the Sapling hasher, kept as the benchmark baseline and a test oracle for
+ * the WebAssembly one in sapling-hasher.ts.
+ *
  * Sapling MerkleCRH (spec "Sapling Merkle tree hash"): PedersenHash("Zcash_PH",
  * I2LEBSP₆(level) ‖ left₂₅₅ ‖ right₂₅₅), output the u-coordinate. 516 bits = 172 three-bit chunks
  * in segments of 63, 63, 46; each hash is the sum of 44 window-table points, accumulated in
@@ -38,7 +41,7 @@ function accumulate(windows: readonly PedersenWindow[], m: bigint): [bigint, big
   return [X, Y, Z];
 }
 
-export function createSaplingHasher(): MerkleHasher {
+export function createSaplingBigintHasher(): MerkleHasher {
   let windows: PedersenWindow[] | undefined;
   let empty: bigint[] | undefined;
   const hashLevel = (level: number, lefts: readonly bigint[], rights: readonly bigint[]): bigint[] => {

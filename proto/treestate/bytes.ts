@@ -17,6 +17,19 @@ export function fromHex(hex: string, where: string): Uint8Array {
   return out;
 }
 
+/** The parts one after another in one new buffer (one copy of each). */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** Equal length and bytes. */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesEqual } from "./bytes.ts";
+import { bytesEqual, concatBytes } from "./bytes.ts";
 import { decodeCompactFrontier, encodeCompactFrontier } from "./compact-frontier.ts";
 import type { LegacyTree } from "./legacy-tree.ts";
 import { corrupt, DIGEST_PREFIX_BYTES, type TreeStateEntry } from "./range-layout.ts";
@@ -20,13 +20,7 @@ export function encodeRecord(trees: PoolTrees): Uint8Array {
     parts.push(Uint8Array.of(tree ? 1 : 0));
     if (tree) parts.push(encodeCompactFrontier(tree));
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let pos = 0;
-  for (const p of parts) {
-    out.set(p, pos);
-    pos += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 export function recordDigestPrefix(record: Uint8Array): Uint8Array {

@@ -1,19 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EdgeDev, startEdgeDev } from "../../origin/cli/commands/edge.ts";
+import { serveWalletPage, syncInPage, type WalletPage } from "../e2e/wallet-page.ts";
 import { hasChain, missingChainMessage } from "../support/chain.ts";
 import { hasChromium, launchChromium, missingChromiumMessage } from "../support/chromium.ts";
 import { seedLocalR2 } from "../support/seed-local-r2.ts";
 import { buildSeed, type Seed } from "../support/seed-ranges.ts";
 import { startTestOrigin, TEST_ORIGIN_SECRET, type TestOrigin } from "../support/test-origin.ts";
-import type { PageResult } from "./page/range-page.ts";
 
 const ready = hasChromium && hasChain;
 if (!ready)
@@ -24,7 +20,7 @@ describe.skipIf(!ready)("a browser wallet page against the edge under wrangler d
   let persist: string;
   let origin: TestOrigin;
   let edge: EdgeDev;
-  let page: Server;
+  let page: WalletPage;
   let browser: Browser;
 
   beforeAll(async () => {
@@ -40,13 +36,12 @@ describe.skipIf(!ready)("a browser wallet page against the edge under wrangler d
       networks: "mainnet,testnet",
       quiet: true,
     });
-    page = await servePage();
+    page = await serveWalletPage();
     browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    page?.closeAllConnections();
     page?.close();
     await edge?.stop();
     await origin?.stop();
@@ -55,17 +50,10 @@ describe.skipIf(!ready)("a browser wallet page against the edge under wrangler d
 
   it("syncs a range across the sealed tip over gRPC-web from another origin, hashes and chain intact", async () => {
     const tab = await browser.newPage();
-    const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
-    await tab.goto(pageUrl);
+    await tab.goto(page.url);
     const tip = seed.heads.get("mainnet")!.tip!.height;
     const [start, end] = [663150, tip + 20];
-    const result = (await tab.evaluate(
-      ([base, s, e]) =>
-        (
-          globalThis as unknown as { syncRange: (b: string, s: number, e: number) => Promise<unknown> }
-        ).syncRange(base, s, e),
-      [edge.url, start, end] as const,
-    )) as PageResult;
+    const result = await syncInPage(tab, edge.url, start, end);
     const want = seed.blocks.get("mainnet")!.filter((b) => b.height >= start && b.height <= end);
     expect(result.problems).toEqual([]);
     expect(result.blocks.map((b) => b.height)).toEqual(want.map((b) => b.height));
@@ -79,23 +67,3 @@ describe.skipIf(!ready)("a browser wallet page against the edge under wrangler d
     await tab.close();
   }, 60_000);
 });
-
-/** The wallet page on its own origin (another port), so every call is a real CORS request. */
-async function servePage(): Promise<Server> {
-  const entry = fileURLToPath(new URL("./page/range-page.ts", import.meta.url));
-  const bundle = await build({
-    entryPoints: [entry],
-    bundle: true,
-    format: "esm",
-    write: false,
-    platform: "browser",
-  });
-  const js = bundle.outputFiles[0]!.text;
-  const html = `<!doctype html><meta charset="utf-8"><title>lightedge range</title><script type="module" src="/page.js"></script>`;
-  const server = createServer((req, res) => {
-    if (req.url === "/page.js") res.writeHead(200, { "content-type": "text/javascript" }).end(js);
-    else res.writeHead(200, { "content-type": "text/html" }).end(html);
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return server;
-}

@@ -1,31 +1,14 @@
 import type { TestProject } from "vitest/node";
+// Type only (erased): the edge tests' view of what this setup provides, and its `inject` key.
+import type { MotoFixture } from "../../edge/store/moto-fixture.ts";
 import { startMoto } from "./moto.ts";
-
-/** What edge tests get from `inject("moto")`: two real moto_servers, each with one bucket. */
-export interface MotoFixture {
-  /** SigV4-checking server, for the S3-over-fetch reader. */
-  endpoint: string;
-  region: string;
-  bucket: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  /** Open server (anonymous GET/PUT): the stand-in for a public bucket or CDN origin. */
-  publicEndpoint: string;
-  publicBucket: string;
-}
-
-declare module "vitest" {
-  interface ProvidedContext {
-    moto: MotoFixture;
-  }
-}
 
 /** Global setup of the workerd project: starts moto_server for the edge store tests. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [signed, open] = await Promise.all([startMoto(), startMoto({ auth: false })]);
   await signed.createBucket("lightedge-edge");
   await open.createBucket("lightedge-public");
-  project.provide("moto", {
+  const fixture: MotoFixture = {
     endpoint: signed.endpoint,
     region: signed.region,
     bucket: "lightedge-edge",
@@ -33,7 +16,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     secretAccessKey: signed.secretAccessKey,
     publicEndpoint: open.endpoint,
     publicBucket: "lightedge-public",
-  });
+  };
+  project.provide("moto", fixture);
   return async () => {
     await Promise.all([signed.stop(), open.stop()]);
   };
