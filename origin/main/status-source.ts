@@ -49,6 +49,7 @@ export function createOriginStatusSource(status: () => IndexerStatus, rangeSize:
         requests++;
         inner?.observe(rpc, code, seconds);
       },
+      fastPath: (rpc, protocol) => inner?.fastPath?.(rpc, protocol),
     }),
     appended(height) {
       top = height;

@@ -1,5 +1,5 @@
 import { fromBinary } from "@bufbuild/protobuf";
-import type { HandlerContext } from "@connectrpc/connect";
+import { ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { LightedgeError } from "../../proto/errors.ts";
 import { type BlockRange, type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
 import {
@@ -9,13 +9,28 @@ import {
   poolSetFromRequest,
   storedProjectionFor,
 } from "../../proto/pools.ts";
+import type { Projection } from "../index/chain-view.ts";
 import { blockMessage, servedTip } from "./blocks.ts";
 import type { Serve } from "./context.ts";
 import { frameMessage } from "./stored-message.ts";
 import { heightOf } from "./values.ts";
 
+export type RangeRpc = "GetBlockRange" | "GetBlockRangeNullifiers";
+
+/**
+ * What a checked BlockRange streams: heights `from..to` of `projection`, either as stored
+ * (`project` undefined) or each block decoded and passed through `project` (a pool set nobody
+ * stores: one decode + encode per block).
+ */
+export interface RangePlan {
+  from: number;
+  to: number;
+  projection: Projection;
+  project?: (block: CompactBlock) => CompactBlock;
+}
+
 /** Checked bounds of a BlockRange: a missing end is a bad request; above the tip → OutOfRange. */
-function rangeBounds(s: Serve, rpc: string, range: BlockRange): { from: number; to: number } {
+function rangeBounds(s: Pick<Serve, "chain">, rpc: string, range: BlockRange): { from: number; to: number } {
   if (range.start === undefined || range.end === undefined) {
     throw new LightedgeError("bad-request", rpc, `${rpc}: a range needs a start and an end`);
   }
@@ -34,18 +49,11 @@ function rangeBounds(s: Serve, rpc: string, range: BlockRange): { from: number; 
 }
 
 /**
- * GetBlockRange / GetBlockRangeNullifiers. The default pool set (empty poolTypes) and the
- * nullifier projection stream the stored frames as they are (stored-message.ts); any other pool
- * set decodes the full projection and filters each block (one decode + encode per block).
- * Continuity across blocks and the sealed/tail seam is checked by the ChainView (chain-break →
- * Aborted).
+ * Validates a BlockRange request and picks its source. The default pool set (empty poolTypes)
+ * and the nullifier projection are served as stored; any other pool set decodes the full
+ * projection and filters each block. Shared by the connect-node handler and the fast path.
  */
-export async function* getBlockRange(
-  s: Serve,
-  rpc: "GetBlockRange" | "GetBlockRangeNullifiers",
-  range: BlockRange,
-  ctx: HandlerContext,
-): AsyncGenerator<CompactBlock> {
+export function planBlockRange(s: Pick<Serve, "chain">, rpc: RangeRpc, range: BlockRange): RangePlan {
   let pools: PoolSet;
   try {
     pools = poolSetFromRequest(range.poolTypes);
@@ -55,13 +63,32 @@ export async function* getBlockRange(
   const { from, to } = rangeBounds(s, rpc, range);
   const stored = storedProjectionFor(pools);
   const direct = rpc === "GetBlockRangeNullifiers" ? (stored === "shielded" ? "nullifiers" : null) : stored;
-  const projection = direct ?? "full";
-  for await (const block of s.chain.blocks(projection, from, to, { signal: ctx.signal })) {
-    if (direct !== null) {
-      yield blockMessage(block.frame, ctx);
-      continue;
-    }
-    const filtered = filterCompactBlock(fromBinary(CompactBlockSchema, frameMessage(block.frame)), pools);
-    yield rpc === "GetBlockRangeNullifiers" ? nullifiersOnly(filtered) : filtered;
+  if (direct !== null) return { from, to, projection: direct };
+  const project =
+    rpc === "GetBlockRangeNullifiers"
+      ? (b: CompactBlock) => nullifiersOnly(filterCompactBlock(b, pools))
+      : (b: CompactBlock) => filterCompactBlock(b, pools);
+  return { from, to, projection: "full", project };
+}
+
+/**
+ * GetBlockRange / GetBlockRangeNullifiers through connect-node (JSON codecs, compressed
+ * requests; binary calls normally take fast/). Continuity across blocks and the sealed/tail seam
+ * is checked by the ChainView (chain-break → Aborted).
+ */
+export async function* getBlockRange(
+  s: Serve,
+  rpc: RangeRpc,
+  range: BlockRange,
+  ctx: HandlerContext,
+): AsyncGenerator<CompactBlock> {
+  const plan = planBlockRange(s, rpc, range);
+  const { project } = plan;
+  for await (const block of s.chain.blocks(plan.projection, plan.from, plan.to, { signal: ctx.signal })) {
+    yield project === undefined
+      ? blockMessage(block.frame, ctx)
+      : project(fromBinary(CompactBlockSchema, frameMessage(block.frame)));
   }
+  // The view ends a stream quietly when its signal fires; a deadline must not look like success.
+  if (ctx.signal.reason instanceof ConnectError) throw ctx.signal.reason;
 }

@@ -1,9 +1,11 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompactBlockSchema, PoolType } from "../../proto/index.ts";
 import { filterCompactBlock, poolSetFromRequest } from "../../proto/pools.ts";
+import { codeOf } from "../../test/support/connect-code.ts";
 import { parseBlock, projectBlock } from "../chain/index.ts";
+import { collect } from "../index/testing.ts";
 import { clientFor, PROTOCOLS, type Stack, startStack } from "./testing.ts";
 
 let stack: Stack;
@@ -17,19 +19,6 @@ const expected = (height: number) => {
   return projectBlock(parseBlock(dev.raw, { strictV6: false }), dev.treeSizes);
 };
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
-const codeOf = async (call: Promise<unknown>) => {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).code;
-  }
-  return undefined;
-};
-const collect = async <T>(stream: AsyncIterable<T>) => {
-  const out: T[] = [];
-  for await (const item of stream) out.push(item);
-  return out;
-};
 
 describe.each(PROTOCOLS)("block RPCs over %s", (protocol) => {
   const client = () => clientFor(protocol, stack.server.url);

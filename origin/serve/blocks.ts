@@ -32,7 +32,7 @@ export function getLatestBlock(s: Serve): BlockID {
  * The height a BlockID names. A 32-byte hash wins over the height (as Zaino: lightwalletd
  * refuses hashes, LWD#219, which helps no one); the hash is wire order, as CompactBlock.hash.
  */
-export async function resolveBlockId(s: Serve, rpc: string, id: BlockID): Promise<number> {
+export async function resolveBlockId(s: Pick<Serve, "chain">, rpc: string, id: BlockID): Promise<number> {
   if (id.hash.length === 0) {
     const height = heightOf(rpc, id.height);
     if (height > servedTip(s.chain, rpc).height) {
@@ -48,7 +48,23 @@ export async function resolveBlockId(s: Serve, rpc: string, id: BlockID): Promis
   return height;
 }
 
-/** GetBlock (full projection: every tx, transparent included) and GetBlockNullifiers. */
+/**
+ * The stored frame GetBlock (full projection: every tx, transparent included) or
+ * GetBlockNullifiers answers with. Shared by the connect-node handler and the fast path.
+ */
+export async function blockFrame(
+  s: Pick<Serve, "chain">,
+  rpc: string,
+  projection: Projection,
+  id: BlockID,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  const height = await resolveBlockId(s, rpc, id);
+  for await (const block of s.chain.blocks(projection, height, height, { signal })) return block.frame;
+  throw new LightedgeError("not-found", rpc, `${rpc}: block ${height} is not served`);
+}
+
+/** GetBlock and GetBlockNullifiers through connect-node (JSON codecs; binary calls take fast/). */
 export async function getBlock(
   s: Serve,
   rpc: string,
@@ -56,9 +72,5 @@ export async function getBlock(
   id: BlockID,
   ctx: HandlerContext,
 ): Promise<CompactBlock> {
-  const height = await resolveBlockId(s, rpc, id);
-  for await (const block of s.chain.blocks(projection, height, height, { signal: ctx.signal })) {
-    return blockMessage(block.frame, ctx);
-  }
-  throw new LightedgeError("not-found", rpc, `${rpc}: block ${height} is not served`);
+  return blockMessage(await blockFrame(s, rpc, projection, id, ctx.signal), ctx);
 }

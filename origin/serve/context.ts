@@ -40,7 +40,15 @@ export interface OriginServiceOptions {
   log?: ErrorLog;
   /** Per-call metrics (serve-metrics.ts). */
   observer?: RpcObserver;
+  /**
+   * Serve binary block RPCs with stored frames written straight into the response (fast/;
+   * default true). false sends every call through connect-node (tests and bench compare both).
+   */
+  fastPath?: boolean;
 }
+
+/** `grpc-retry-pushback-ms` on Unavailable unless configured. */
+export const DEFAULT_RETRY_PUSHBACK_MS = 1000;
 
 /** What handlers share: the ports, the node gate, and a node-call helper per request. */
 export interface Serve {
@@ -62,7 +70,7 @@ export function createServe(options: OriginServiceOptions): Serve {
     chain: options.chain,
     node: options.node,
     gate,
-    pushbackMs: options.retryPushbackMs ?? 1000,
+    pushbackMs: options.retryPushbackMs ?? DEFAULT_RETRY_PUSHBACK_MS,
     ttlMs: options.cacheTtlMs ?? 2000,
     callNode: (ctx, where, call) => gate.run(traffic(ctx.requestHeader), where, call),
   };

@@ -1,10 +1,12 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PoolType, ShieldedProtocol } from "../../proto/index.ts";
+import { codeOf } from "../../test/support/connect-code.ts";
 import { computeTxid, displayHex } from "../chain/index.ts";
 import { knownScripts, scriptAddress } from "../devnode/index.ts";
 import { blockRandom } from "../devnode/prng.ts";
 import { buildTx } from "../devnode/tx-builder.ts";
+import { collect } from "../index/testing.ts";
 import { LIGHTWALLET_PROTOCOL_VERSION } from "./lightd-info.ts";
 import { clientFor, PROTOCOLS, type Stack, startStack } from "./testing.ts";
 import { MAX_SEND_BYTES } from "./transactions.ts";
@@ -17,19 +19,6 @@ afterAll(() => stack?.close());
 
 const wire = (display: string) => new Uint8Array(Buffer.from(display, "hex").reverse());
 const address = (k: number) => scriptAddress(knownScripts()[k]!, "regtest")!;
-const codeOf = async (call: Promise<unknown>) => {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).code;
-  }
-  return undefined;
-};
-const collect = async <T>(stream: AsyncIterable<T>) => {
-  const out: T[] = [];
-  for await (const item of stream) out.push(item);
-  return out;
-};
 let sendCounter = 0;
 const freshTx = () =>
   buildTx(

@@ -3,6 +3,8 @@ import { Counter, Histogram, type Registry } from "prom-client";
 /** What the service reports per call (admin port /metrics). */
 export interface RpcObserver {
   observe(rpc: string, code: string, seconds: number): void;
+  /** A block RPC answered on the stored-frame fast path (fast/), by protocol. */
+  fastPath?(rpc: string, protocol: string): void;
 }
 
 /** Prometheus metrics of the RPC server: calls by method and status, and their durations. */
@@ -20,10 +22,19 @@ export function createServeMetrics(registry: Registry): RpcObserver {
     buckets: [0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30],
     registers: [registry],
   });
+  const fast = new Counter({
+    name: "lightedge_origin_rpc_fast_path_total",
+    help: "Block RPC calls answered with stored frames on the fast path, by method and protocol",
+    labelNames: ["rpc", "protocol"],
+    registers: [registry],
+  });
   return {
     observe(rpc, code, s) {
       calls.inc({ rpc, code });
       seconds.observe({ rpc }, s);
+    },
+    fastPath(rpc, protocol) {
+      fast.inc({ rpc, protocol });
     },
   };
 }

@@ -1,0 +1,42 @@
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { encodeFrame } from "../../../proto/frame.ts";
+import { BlockIDSchema, BlockRangeSchema, CompactBlockSchema } from "../../../proto/index.ts";
+import type { ChainView } from "../../index/chain-view.ts";
+import { planBlockRange } from "../block-range.ts";
+import { blockFrame } from "../blocks.ts";
+import { frameMessage } from "../stored-message.ts";
+import type { FastBlockRpc, FastRangeRpc } from "./detect.ts";
+import { decodeRequest } from "./request.ts";
+
+/**
+ * The frames a range call answers with, validated exactly as the connect-node handler validates
+ * (block-range.ts `planBlockRange`; throws before the first frame). Stored pool sets stream the
+ * ChainView's frames untouched; other pool sets are filtered and re-encoded per block.
+ */
+export function rangeFrames(
+  chain: ChainView,
+  rpc: FastRangeRpc,
+  request: Uint8Array,
+  signal: AbortSignal,
+): AsyncIterable<Uint8Array> {
+  const plan = planBlockRange({ chain }, rpc, decodeRequest(BlockRangeSchema, request, rpc));
+  const { project } = plan;
+  if (project === undefined) return chain.blockFrames(plan.projection, plan.from, plan.to, { signal });
+  return (async function* () {
+    for await (const block of chain.blocks(plan.projection, plan.from, plan.to, { signal })) {
+      const filtered = project(fromBinary(CompactBlockSchema, frameMessage(block.frame)));
+      yield encodeFrame(toBinary(CompactBlockSchema, filtered));
+    }
+  })();
+}
+
+/** The stored frame of GetBlock (full projection) or GetBlockNullifiers (blocks.ts `blockFrame`). */
+export function singleFrame(
+  chain: ChainView,
+  rpc: FastBlockRpc,
+  request: Uint8Array,
+  signal: AbortSignal,
+): Promise<Uint8Array> {
+  const projection = rpc === "GetBlock" ? "full" : "nullifiers";
+  return blockFrame({ chain }, rpc, projection, decodeRequest(BlockIDSchema, request, rpc), signal);
+}
