@@ -1,5 +1,4 @@
 import { LightedgeError } from "../../proto/errors.ts";
-import { encodeFrame } from "../../proto/frame.ts";
 import {
   blockInfo,
   displayHashOf,
@@ -8,9 +7,10 @@ import {
   rangeIndexOf,
   wireHashOf,
 } from "../../proto/range/index.ts";
-import type { BlockMeta, ChainBlock, ChainView, Projection, TipInfo } from "./chain-view.ts";
+import type { BlockMeta, ChainView, Projection, TipInfo } from "./chain-view.ts";
 import type { SealedReader } from "./sealed-reader.ts";
 import type { Tail } from "./tail.ts";
+import { asBlocks, asFrames, type Emit, type Link, link, sealedLink } from "./view-stream.ts";
 
 export interface ViewSource {
   tail: Tail;
@@ -64,24 +64,39 @@ export function createChainView(src: ViewSource): IndexView {
     }
   };
 
-  /** Yields blocks from whichever source holds each height now (the seam moves as ranges seal). */
-  async function* rawBlocks(
+  /**
+   * One stream, one generator: each height from whichever source holds it now (the seam moves as
+   * ranges seal), `emit` shaping what is yielded. Sealed heights come a range at a time from one
+   * ranged read; inside a range the metadata guarantees the chain (sealed-span.ts), so continuity
+   * is checked where sources meet — between ranges, at the seam, and between tail blocks.
+   */
+  async function* walk<T>(
     projection: Projection,
     from: number,
     to: number,
-    signal?: AbortSignal,
-  ): AsyncGenerator<ChainBlock> {
-    const step = from <= to ? 1 : -1;
-    for (let h = from; step > 0 ? h <= to : h >= to; ) {
+    signal: AbortSignal | undefined,
+    emit: Emit<T>,
+  ): AsyncGenerator<T> {
+    check(from, to);
+    const ascending = from <= to;
+    const step = ascending ? 1 : -1;
+    let previous: Link | undefined;
+    for (let h = from; ascending ? h <= to : h >= to; ) {
       if (signal?.aborted) return;
       const sealed = sealedTip();
       if (h <= sealed) {
-        // Stay inside one range per call so a seam move is noticed promptly.
-        const edge =
-          step > 0
-            ? Math.min(to, sealed, (rangeIndexOf(h, src.rangeSize) + 1) * src.rangeSize - 1)
-            : Math.max(to, rangeIndexOf(h, src.rangeSize) * src.rangeSize);
-        yield* src.sealed.blocks(projection, h, edge, signal);
+        // Stay inside one range per read so a seam move is noticed promptly.
+        const index = rangeIndexOf(h, src.rangeSize);
+        const edge = ascending
+          ? Math.min(to, sealed, (index + 1) * src.rangeSize - 1)
+          : Math.max(to, index * src.rangeSize);
+        const span = await src.sealed.read(projection, Math.min(h, edge), Math.max(h, edge));
+        link(previous, sealedLink(span, h), ascending);
+        for (let k = h; ascending ? k <= edge : k >= edge; k += step) {
+          if (signal?.aborted) return;
+          yield emit.sealed(span, k);
+        }
+        previous = sealedLink(span, edge);
         h = edge + step;
         continue;
       }
@@ -93,40 +108,10 @@ export function createChainView(src: ViewSource): IndexView {
           `block ${h} left the served chain (reorg) while streaming`,
         );
       }
-      yield {
-        height: h,
-        wireHash: block.wireHash,
-        wirePrevHash: block.wirePrevHash,
-        frame: encodeFrame(block.messages[projection]),
-      };
-      h += step;
-    }
-  }
-
-  async function* blocks(
-    projection: Projection,
-    from: number,
-    to: number,
-    options?: { signal?: AbortSignal },
-  ): AsyncGenerator<ChainBlock> {
-    check(from, to);
-    let previous: ChainBlock | undefined;
-    for await (const block of rawBlocks(projection, from, to, options?.signal)) {
-      if (previous) {
-        const chained =
-          from <= to
-            ? equalBytes(block.wirePrevHash, previous.wireHash)
-            : equalBytes(previous.wirePrevHash, block.wireHash);
-        if (!chained) {
-          throw new LightedgeError(
-            "chain-break",
-            WHERE,
-            `blocks ${previous.height} and ${block.height} do not chain (reorg mid-stream)`,
-          );
-        }
-      }
+      link(previous, block, ascending);
       previous = block;
-      yield block;
+      yield emit.tail(block, projection);
+      h += step;
     }
   }
 
@@ -157,10 +142,8 @@ export function createChainView(src: ViewSource): IndexView {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    blocks,
-    async *blockFrames(projection, from, to, options) {
-      for await (const block of blocks(projection, from, to, options)) yield block.frame;
-    },
+    blocks: (projection, from, to, options) => walk(projection, from, to, options?.signal, asBlocks),
+    blockFrames: (projection, from, to, options) => walk(projection, from, to, options?.signal, asFrames),
     blockMeta,
     async heightOfHash(wireHash) {
       const inTail = src.tail.heightOfHash(wireHash);

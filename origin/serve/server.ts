@@ -29,7 +29,10 @@ export async function listen(handler: NodeHandlerFn, options: ListenOptions): Pr
   const sockets = new Set<Socket>();
   let server: Server;
   if (options.tls) {
-    server = createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true }, handler);
+    server = createSecureServer(
+      { cert: options.tls.cert, key: options.tls.key, allowHTTP1: true, noDelay: true },
+      handler,
+    );
   } else {
     const h1 = createHttpServer({ requestTimeout: 0 }, handler);
     server = createCleartextRouter(createH2Server(handler), h1);

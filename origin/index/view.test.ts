@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import { encodeFrame } from "../../proto/frame.ts";
+import {
+  blockSpan,
+  decodeRangeMeta,
+  displayHashOf,
+  encodeSealedRange,
+  type HeadObject,
+  PROJECTIONS,
+  rangeKeys,
+  type SealedBlockInput,
+} from "../../proto/range/index.ts";
+import { syntheticRange } from "../../proto/range/testing.ts";
+import { type BlobStore, createDirectoryStore } from "../store/index.ts";
+import { createSealedReader } from "./sealed-reader.ts";
+import { createTail } from "./tail.ts";
+import { collect, tempDir } from "./testing.ts";
+import { createChainView } from "./view.ts";
+
+const NETWORK = "regtest";
+const SIZE = 10;
+
+/** Ranges 0..count-1 sealed in a directory store; `edit` may change a range's blocks first. */
+async function sealedStore(count: number, edit?: (index: number, blocks: SealedBlockInput[]) => void) {
+  const dir = tempDir("view");
+  const store = createDirectoryStore(dir.path);
+  const stored: Uint8Array[] = [];
+  for (let index = 0; index < count; index++) {
+    const input = syntheticRange({ network: NETWORK, rangeSize: SIZE, index });
+    edit?.(index, input.blocks);
+    const encoded = encodeSealedRange(input);
+    const keys = rangeKeys(NETWORK, SIZE, index);
+    for (const p of PROJECTIONS) await store.put(keys.data[p], encoded.data[p]);
+    await store.put(keys.meta, encoded.meta);
+    for (const b of input.blocks) stored[b.height] = encodeFrame(b.messages.full);
+  }
+  return { dir, store, stored };
+}
+
+function viewOver(store: BlobStore, sealedRanges: number, tailBlocks: SealedBlockInput[] = []) {
+  const tail = createTail();
+  for (const b of tailBlocks) tail.append(b);
+  const top = sealedRanges * SIZE - 1;
+  const head = {
+    rangeCount: sealedRanges,
+    tip: { height: top, displayHash: displayHashOf(new Uint8Array(32)), time: 0 },
+  } as HeadObject;
+  const sealed = createSealedReader(store, NETWORK, SIZE);
+  return createChainView({ tail, sealed, rangeSize: SIZE, head: () => head, floor: () => 0 });
+}
+
+const nextBlocks = (count: number) =>
+  syntheticRange({ network: NETWORK, rangeSize: SIZE, index: 3 }).blocks.slice(0, count);
+
+describe("the chain view over sealed ranges and the tail", () => {
+  it("streams the stored frames across ranges and the seam, ascending and descending, as views of one read", async () => {
+    const { dir, store, stored } = await sealedStore(3);
+    try {
+      const tail = nextBlocks(4);
+      const view = viewOver(store, 3, tail);
+      const expected = [...stored.slice(5, 30), ...tail.map((b) => encodeFrame(b.messages.full))];
+      const up = await collect(view.blockFrames("full", 5, 33));
+      expect(up.map((f) => Buffer.from(f).toString("hex"))).toEqual(
+        expected.map((f) => Buffer.from(f).toString("hex")),
+      );
+      // Frames of one range share the buffer of its single ranged read.
+      expect(up[0]!.buffer).toBe(up[4]!.buffer);
+      const down = await collect(view.blocks("full", 33, 5));
+      expect(down.map((b) => b.height)).toEqual(Array.from({ length: 29 }, (_, k) => 33 - k));
+      expect(down.map((b) => Buffer.from(b.frame).toString("hex"))).toEqual(
+        expected.reverse().map((f) => Buffer.from(f).toString("hex")),
+      );
+      expect(Buffer.from(down.at(-2)!.wirePrevHash).equals(Buffer.from(down.at(-1)!.wireHash))).toBe(true);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("throws chain-break where a range does not continue the one before it, in either direction", async () => {
+    const { dir, store } = await sealedStore(3, (index, blocks) => {
+      if (index === 2) blocks[0]!.wirePrevHash = new Uint8Array(32).fill(7);
+    });
+    try {
+      const view = viewOver(store, 3);
+      await expect(collect(view.blockFrames("full", 12, 25))).rejects.toMatchObject({
+        kind: "chain-break",
+        message: expect.stringContaining("19 and 20"),
+      });
+      await expect(collect(view.blocks("shielded", 25, 12))).rejects.toMatchObject({ kind: "chain-break" });
+      // Inside one range, or up to the break, it streams.
+      expect(await collect(view.blockFrames("full", 20, 29))).toHaveLength(10);
+      const first = view.blockFrames("full", 15, 25)[Symbol.asyncIterator]();
+      expect((await first.next()).done).toBe(false);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("throws chain-break at the seam when the tail does not continue the sealed tip", async () => {
+    const { dir, store } = await sealedStore(3);
+    try {
+      const tail = nextBlocks(2);
+      tail[0]!.wirePrevHash = new Uint8Array(32).fill(9);
+      const view = viewOver(store, 3, tail);
+      await expect(collect(view.blockFrames("nullifiers", 28, 31))).rejects.toMatchObject({
+        kind: "chain-break",
+      });
+      await expect(collect(view.blockFrames("nullifiers", 31, 28))).rejects.toMatchObject({
+        kind: "chain-break",
+      });
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("refuses heights above the tip, below the floor and invalid ones before the first frame", async () => {
+    const { dir, store } = await sealedStore(1);
+    try {
+      const view = viewOver(store, 1);
+      await expect(collect(view.blockFrames("full", 5, 10))).rejects.toMatchObject({ kind: "above-tip" });
+      await expect(collect(view.blocks("full", -1, 3))).rejects.toMatchObject({ kind: "bad-request" });
+      const missing = viewOver(store, 2); // the head names a range the store does not hold
+      await expect(collect(missing.blockFrames("full", 12, 13))).rejects.toMatchObject({ kind: "not-found" });
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("checks a data object's SHA-256 when a read covers it whole and trusts partial reads within the metadata's bounds", async () => {
+    const { dir, store } = await sealedStore(2);
+    try {
+      const key = rangeKeys(NETWORK, SIZE, 1).data.full;
+      const bytes = (await store.get(key))!;
+      const meta = decodeRangeMeta((await store.get(rangeKeys(NETWORK, SIZE, 1).meta))!);
+      const span = blockSpan(meta, "full", 15, 15);
+      bytes[span.offset + 7]! ^= 0xff; // same length, different bytes inside block 15
+      await store.put(key, bytes);
+      const view = viewOver(store, 2);
+      await expect(collect(view.blockFrames("full", 10, 19))).rejects.toMatchObject({
+        kind: "corrupt",
+        message: expect.stringContaining("SHA-256"),
+      });
+      expect(await collect(view.blockFrames("full", 11, 19))).toHaveLength(9);
+      await store.put(key, bytes.subarray(0, span.offset + 3)); // truncated: the span cannot come back whole
+      await expect(collect(view.blockFrames("full", 12, 16))).rejects.toMatchObject({ kind: "corrupt" });
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("stops quietly when the signal is aborted mid-stream", async () => {
+    const { dir, store } = await sealedStore(3);
+    try {
+      const controller = new AbortController();
+      const seen: number[] = [];
+      for await (const b of viewOver(store, 3).blocks("full", 0, 29, { signal: controller.signal })) {
+        seen.push(b.height);
+        if (b.height === 13) controller.abort();
+      }
+      expect(seen).toEqual(Array.from({ length: 14 }, (_, k) => k));
+    } finally {
+      dir.remove();
+    }
+  });
+});
