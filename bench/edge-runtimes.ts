@@ -22,9 +22,20 @@ export interface EdgeRuntime {
 
 const repoRoot = new URL("../", import.meta.url).pathname;
 
-export async function startEdgeRuntime(spec: string, persist: string): Promise<EdgeRuntime> {
+/** Settings both runtimes get, as `lightedge edge` passes them to wrangler dev with --var. */
+export interface EdgeRuntimeOptions {
+  origin?: string;
+  originSecret?: string;
+  networks?: string;
+}
+
+export async function startEdgeRuntime(
+  spec: string,
+  persist: string,
+  o: EdgeRuntimeOptions = {},
+): Promise<EdgeRuntime> {
   if (spec === "wrangler") {
-    const edge = await startEdgeDev({ port: 0, persist, quiet: true });
+    const edge = await startEdgeDev({ port: 0, persist, quiet: true, ...o });
     return {
       name: "wrangler",
       url: edge.url,
@@ -38,7 +49,7 @@ export async function startEdgeRuntime(spec: string, persist: string): Promise<E
     const bundle = given ?? buildBundle();
     const child = spawn(
       process.execPath,
-      [new URL("./edge-miniflare-server.ts", import.meta.url).pathname, bundle, persist],
+      [new URL("./edge-miniflare-server.ts", import.meta.url).pathname, bundle, persist, varsJson(o)],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     const url = await new Promise<string>((resolve, reject) => {
@@ -59,6 +70,15 @@ export async function startEdgeRuntime(spec: string, persist: string): Promise<E
     };
   }
   throw new Error(`unknown runtime ${spec} (wrangler, miniflare, miniflare=BUNDLE_DIR)`);
+}
+
+/** The same [vars] overrides startEdgeDev passes to wrangler dev. */
+function varsJson(o: EdgeRuntimeOptions): string {
+  const vars: Record<string, string> = {};
+  if (o.origin) vars.ORIGIN_URL = o.origin;
+  if (o.originSecret) vars.ORIGIN_SECRET = o.originSecret;
+  if (o.networks) vars.NETWORKS = o.networks;
+  return JSON.stringify(vars);
 }
 
 /** The worker bundled offline exactly as `wrangler deploy` would upload it. */

@@ -3,6 +3,7 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import type { EdgeRuntimeName } from "./lib/edge-fixture.ts";
 import { createFixtures } from "./lib/fixtures.ts";
 import type { BenchReport } from "./lib/results.ts";
 import { writeReport } from "./lib/results.ts";
@@ -11,7 +12,10 @@ import type { BenchSettings, Scenario } from "./scenario.ts";
 // `npm run bench` runs every scenario (minutes); `npm run bench -- --quick` is the smoke version CI
 // runs so the harness never rots; `--only a,b` picks scenarios. Sizes can be scaled down for a
 // slow machine: `--blocks N` (chain length), `--seconds S` (per concurrency level), `--levels
-// 1,16,256` (client counts). Exits non-zero only when the harness fails, never on a missed target.
+// 1,16,256` (client counts). `--edge-runtime wrangler|miniflare|both` picks the local runtimes the edge
+// runs under side by side (default: both; --quick: wrangler only, to keep CI short); `edge.*` keys
+// always mean wrangler dev, `edgeMiniflare.*` Miniflare alone (bench/edge-runtimes.ts).
+// Exits non-zero only when the harness fails, never on a missed target.
 const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
   "static-baseline": () => import("./scenarios/static-baseline.ts"),
   index: () => import("./scenarios/index-chain.ts"),
@@ -30,6 +34,7 @@ const FULL: BenchSettings = {
   levelSec: 20,
   levels: { r10k: [1, 4, 16, 64, 128, 256], r100: [1, 4, 16, 64, 128, 256] },
   calls: 500,
+  edgeRuntimes: ["wrangler", "miniflare"],
 };
 
 // Quick: a 3,000-block chain in 100-block ranges; requests capped at the sealed chain.
@@ -40,10 +45,29 @@ const QUICK: BenchSettings = {
   levelSec: 2,
   levels: { r10k: [1, 4], r100: [1, 16, 256] },
   calls: 100,
+  edgeRuntimes: ["wrangler"],
 };
 
-function settingsFrom(values: { quick?: boolean; blocks?: string; seconds?: string; levels?: string }) {
+const EDGE_RUNTIMES: Record<string, EdgeRuntimeName[]> = {
+  wrangler: ["wrangler"],
+  miniflare: ["miniflare"],
+  both: ["wrangler", "miniflare"],
+};
+
+function settingsFrom(values: {
+  quick?: boolean;
+  blocks?: string;
+  seconds?: string;
+  levels?: string;
+  "edge-runtime"?: string;
+}) {
   const s = structuredClone(values.quick ? QUICK : FULL);
+  const runtime = values["edge-runtime"];
+  if (runtime !== undefined) {
+    const runtimes = Object.hasOwn(EDGE_RUNTIMES, runtime) ? EDGE_RUNTIMES[runtime] : undefined;
+    if (!runtimes) throw new Error(`bad --edge-runtime ${runtime} (wrangler, miniflare or both)`);
+    s.edgeRuntimes = runtimes;
+  }
   if (values.blocks) s.blocks = Number(values.blocks);
   if (values.seconds) s.levelSec = Number(values.seconds);
   if (values.levels) {
@@ -61,6 +85,7 @@ async function main(): Promise<number> {
       blocks: { type: "string" },
       seconds: { type: "string" },
       levels: { type: "string" },
+      "edge-runtime": { type: "string" },
     },
   });
   const quick = values.quick === true;
@@ -84,6 +109,7 @@ async function main(): Promise<number> {
   const fixtures = createFixtures({ repoRoot, tmp, quick, ...settings, log });
   report.machine.chainBlocks = settings.blocks;
   report.machine.levelSec = settings.levelSec;
+  report.machine.edgeRuntimes = settings.edgeRuntimes.join("+");
   let failed = 0;
   try {
     for (const [name, load] of Object.entries(scenarios)) {

@@ -1,3 +1,4 @@
+import type { EdgeRuntimeName } from "./lib/edge-fixture.ts";
 import type { Fixtures } from "./lib/fixtures.ts";
 import type { BenchReport } from "./lib/results.ts";
 
@@ -14,6 +15,8 @@ export interface BenchSettings {
   levels: { r10k: number[]; r100: number[] };
   /** Sequential calls per unary RPC (after warm-up). */
   calls: number;
+  /** Local runtimes the edge is measured under, side by side: `edge.*` wrangler, `edgeMiniflare.*`. */
+  edgeRuntimes: EdgeRuntimeName[];
 }
 
 export interface ScenarioContext {

@@ -1,8 +1,11 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { processCpuSeconds } from "./proc-cpu.ts";
 import { watchProcess } from "./process-watch.ts";
 import { type SpawnedServer, spawnServer } from "./spawn.ts";
+
+const run = promisify(execFile);
 
 export interface ChainOptions {
   repoRoot: string;
@@ -21,6 +24,8 @@ export interface IndexStats {
   originCpuSec: number;
   devnodeCpuSec: number;
   peakRssMiB: number;
+  /** `lightedge backfill-trees` after indexing (not part of the index figures). */
+  treesBackfillSec: number;
 }
 
 export interface ChainFixture {
@@ -77,6 +82,8 @@ export async function buildChain(o: ChainOptions): Promise<ChainFixture> {
     await devnode.stop();
     throw new Error(`lightedge index exited with ${code}: ${stderr}`);
   }
+  const treesBackfillSec = await backfillTrees(o, devnode, storeDir, dataDir);
+  o.log(`backfill-trees: tree states of every sealed range in ${treesBackfillSec.toFixed(1)} s`);
   const stats: IndexStats = {
     blocks: o.blocks,
     devnodeStartupSec,
@@ -85,6 +92,27 @@ export async function buildChain(o: ChainOptions): Promise<ChainFixture> {
     originCpuSec: cpuSec,
     devnodeCpuSec: processCpuSeconds(devnode.pid) - devCpu0,
     peakRssMiB,
+    treesBackfillSec,
   };
   return { network: "regtest", devnode, storeDir, dataDir, stats };
+}
+
+/**
+ * Tree states of every sealed range (`lightedge backfill-trees`, its own process), so GetTreeState
+ * is answered from storage at the edge and the origin, as issue 10 measures it — without them both
+ * fall back to the node (the edge through the origin).
+ */
+async function backfillTrees(o: ChainOptions, devnode: SpawnedServer, storeDir: string, dataDir: string) {
+  const started = performance.now();
+  const args = [
+    ...["backfill-trees", "--node", devnode.url, "--network", "regtest", "--store", `dir:${storeDir}`],
+    ...["--data-dir", dataDir, "--range-size", String(o.rangeSize), "--log-level", "warn"],
+  ];
+  try {
+    await run(process.execPath, [join(o.repoRoot, "origin/cli/main.ts"), ...args], { maxBuffer: 1 << 24 });
+  } catch (err) {
+    await devnode.stop();
+    throw new Error(`lightedge backfill-trees failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return (performance.now() - started) / 1000;
 }

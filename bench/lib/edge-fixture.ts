@@ -1,61 +1,73 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getPlatformProxy } from "wrangler";
-import { type EdgeDev, startEdgeDev } from "../../origin/cli/commands/edge.ts";
+import { startEdgeRuntime } from "../edge-runtimes.ts";
 import type { StoreScan } from "./store-scan.ts";
 
+/**
+ * The local runtimes the suite runs the edge under (bench/edge-runtimes.ts), and the key prefix
+ * each one's figures use: `edge.*` stays `wrangler dev` (what `lightedge edge` runs, the documented
+ * local run), `edgeMiniflare.*` is the deploy bundle under Miniflare alone (no dev proxy).
+ */
+export const EDGE_TIERS = { wrangler: "edge", miniflare: "edgeMiniflare" } as const;
+export type EdgeRuntimeName = keyof typeof EDGE_TIERS;
+export type EdgeTier = (typeof EDGE_TIERS)[EdgeRuntimeName];
+
 export interface EdgeFixture {
-  edge: EdgeDev;
+  runtime: EdgeRuntimeName;
   url: string;
-  /** wrangler's pid: its tree holds workerd and the local R2 emulator (all server-side). */
+  /** Root of the runtime's process tree (wrangler or the Miniflare host; workerd below it). */
   pid: number;
-  seedSec: number;
   startSec: number;
+  stop(): Promise<void>;
 }
 
 /**
- * The edge as `lightedge edge` runs it locally (wrangler dev → workerd), reading the R2 binding —
- * the production path — from a local bucket seeded with the directory store's very objects.
+ * Seeds the local R2 state both runtimes read — the production path — with the directory store's
+ * very objects, through wrangler's platform proxy. Both runtimes then open the same state directory
+ * (read-only traffic, as bench/edge-range.ts runs them side by side).
  */
-export async function startEdgeFixture(o: {
+export async function seedEdgeState(o: {
   repoRoot: string;
   tmp: string;
   scan: StoreScan;
-  originUrl?: string;
-  originSecret?: string;
   log(message: string): void;
-}): Promise<EdgeFixture> {
+}): Promise<string> {
   const persist = join(o.tmp, "wrangler-state");
   const t0 = performance.now();
-  await seedBucket(o.repoRoot, persist, o.scan);
-  const seedSec = (performance.now() - t0) / 1000;
-  o.log(`edge: seeded local R2 with ${o.scan.objects.length} objects in ${seedSec.toFixed(1)} s`);
-  const t1 = performance.now();
-  const edge = await startEdgeDev({
-    port: 0,
-    persist,
-    quiet: true,
-    networks: o.scan.network,
-    origin: o.originUrl,
-    originSecret: o.originSecret,
-  });
-  const startSec = (performance.now() - t1) / 1000;
-  o.log(`edge: wrangler dev healthy in ${startSec.toFixed(1)} s at ${edge.url}`);
-  return { edge, url: edge.url, pid: edge.child.pid!, seedSec, startSec };
-}
-
-/** Puts each object through wrangler's platform proxy on the same persistence directory. */
-async function seedBucket(repoRoot: string, persist: string, scan: StoreScan): Promise<void> {
   const proxy = await getPlatformProxy<{ BLOCKS: { put(key: string, value: Uint8Array): Promise<unknown> } }>(
     {
-      configPath: join(repoRoot, "wrangler.toml"),
+      configPath: join(o.repoRoot, "wrangler.toml"),
       // wrangler dev --persist-to DIR keeps its state under DIR/v3.
       persist: { path: join(persist, "v3") },
     },
   );
   try {
-    for (const object of scan.objects) await proxy.env.BLOCKS.put(object.key, readFileSync(object.path));
+    for (const object of o.scan.objects) await proxy.env.BLOCKS.put(object.key, readFileSync(object.path));
   } finally {
     await proxy.dispose();
   }
+  const seedSec = (performance.now() - t0) / 1000;
+  o.log(`edge: seeded local R2 with ${o.scan.objects.length} objects in ${seedSec.toFixed(1)} s`);
+  return persist;
+}
+
+/** The edge under one runtime on the seeded state, configured with the origin for proxied RPCs. */
+export async function startEdgeFixture(o: {
+  runtime: EdgeRuntimeName;
+  persist: string;
+  networks: string;
+  originUrl?: string;
+  originSecret?: string;
+  log(message: string): void;
+}): Promise<EdgeFixture> {
+  const t0 = performance.now();
+  const rt = await startEdgeRuntime(o.runtime, o.persist, {
+    origin: o.originUrl,
+    originSecret: o.originSecret,
+    networks: o.networks,
+  });
+  const startSec = (performance.now() - t0) / 1000;
+  o.log(`edge: ${o.runtime} healthy in ${startSec.toFixed(1)} s at ${rt.url}`);
+  return { runtime: o.runtime, url: rt.url, pid: rt.pids()[0]!, startSec, stop: () => rt.stop() };
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { buildChain, type ChainFixture } from "./chain-fixture.ts";
-import { type EdgeFixture, startEdgeFixture } from "./edge-fixture.ts";
+import { type EdgeFixture, type EdgeRuntimeName, seedEdgeState, startEdgeFixture } from "./edge-fixture.ts";
 import { BENCH_ORIGIN_SECRET, startOriginFixture } from "./origin-fixture.ts";
 import type { SpawnedServer } from "./spawn.ts";
 import { spawnStaticServer } from "./static-server.ts";
@@ -13,6 +13,8 @@ export interface FixtureOptions {
   /** Chain length (full: 200,000 unless overridden). */
   blocks: number;
   rangeSize: number;
+  /** Runtimes the edge is measured under, side by side (`--edge-runtime`). */
+  edgeRuntimes: readonly EdgeRuntimeName[];
   log(message: string): void;
 }
 
@@ -60,16 +62,21 @@ export function createFixtures(o: FixtureOptions) {
         o.log(`origin: serving ${origin.url} (sealed tip ${scan.sealedTip})`);
         return origin;
       }),
-    edge: () =>
-      once("edge", async () => {
+    /** The local R2 state every edge runtime reads. */
+    edgeState: () => once("edgeState", async () => seedEdgeState({ ...o, scan: await fixtures.scan() })),
+    /** The edge under `runtime` (default wrangler dev, what `lightedge edge` runs). */
+    edge: (runtime: EdgeRuntimeName = "wrangler") =>
+      once(`edge-${runtime}`, async () => {
         const origin = await fixtures.origin();
         const e = await startEdgeFixture({
           ...o,
-          scan: await fixtures.scan(),
+          runtime,
+          persist: await fixtures.edgeState(),
+          networks: (await fixtures.scan()).network,
           originUrl: origin.url,
           originSecret: BENCH_ORIGIN_SECRET,
         });
-        stoppers.push(() => e.edge.stop());
+        stoppers.push(() => e.stop());
         return e as EdgeFixture;
       }),
     staticServer: () =>
@@ -80,9 +87,9 @@ export function createFixtures(o: FixtureOptions) {
         stoppers.push(() => server.stop());
         return { server, offsets } as StaticFixture;
       }),
-    /** pids of every server-side process of the edge stack (edge tree, origin, dev node). */
-    async edgeServerPids(): Promise<number[]> {
-      const [e, origin, c] = await Promise.all([fixtures.edge(), fixtures.origin(), fixtures.chain()]);
+    /** pids of every server-side process of one edge stack (edge tree, origin, dev node). */
+    async edgeServerPids(runtime: EdgeRuntimeName = "wrangler"): Promise<number[]> {
+      const [e, origin, c] = await Promise.all([fixtures.edge(runtime), fixtures.origin(), fixtures.chain()]);
       return [e.pid, origin.pid, c.devnode.pid];
     },
     async originServerPids(): Promise<number[]> {

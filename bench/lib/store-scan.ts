@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import { decodeRangeMeta } from "../../proto/range/index.ts";
@@ -14,8 +14,11 @@ export interface StoreScan {
   sealedTip: number;
   /** Every object's key (as the edge's R2 bucket holds it) and file path. */
   objects: { key: string; path: string; bytes: number }[];
-  /** Stored bytes per projection's data objects, and of metadata + head. */
-  storedBytes: Record<StoredProjection | "meta", number>;
+  /**
+   * Stored bytes per projection's data objects, of metadata + head, and of the tree states
+   * (`.trees.bin` and subtree roots: not block storage, so not in `storage.overhead`).
+   */
+  storedBytes: Record<StoredProjection | "meta" | "trees", number>;
   /** Protobuf message bytes per projection (stored minus frame headers). */
   rawBytes: Record<StoredProjection, number>;
 }
@@ -32,12 +35,19 @@ export function scanStore(storeDir: string, network: string): StoreScan {
   const objects = [{ key: `v1/${network}/head.json`, path: join(root, "head.json"), bytes: 0 }];
   for (const name of readdirSync(rangeDir).sort())
     objects.push({ key: `v1/${network}/r${head.rangeSize}/${name}`, path: join(rangeDir, name), bytes: 0 });
-  const storedBytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0 };
+  // Subtree roots (GetSubtreeRoots), written by the tree-state backfill beside the ranges.
+  const subtrees = join(root, "subtrees");
+  if (existsSync(subtrees))
+    for (const name of readdirSync(subtrees, { recursive: true, encoding: "utf8" }).sort())
+      if (statSync(join(subtrees, name)).isFile())
+        objects.push({ key: `v1/${network}/subtrees/${name}`, path: join(subtrees, name), bytes: 0 });
+  const storedBytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0 };
   let frames = 0;
   for (const o of objects) {
     o.bytes = statSync(o.path).size;
     const kind = /\.(shielded|full|nullifiers)\.bin$/.exec(o.path)?.[1] as StoredProjection | undefined;
-    storedBytes[kind ?? "meta"] += o.bytes;
+    const trees = o.path.endsWith(".trees.bin") || o.key.includes("/subtrees/");
+    storedBytes[trees ? "trees" : (kind ?? "meta")] += o.bytes;
     if (o.path.endsWith(".meta.bin")) frames += decodeRangeMeta(readFileSync(o.path)).blockCount;
   }
   const raw = (p: StoredProjection) => storedBytes[p] - frames * FRAME_HEADER_BYTES;

@@ -1,22 +1,43 @@
+import { EDGE_TIERS, type EdgeTier } from "./edge-fixture.ts";
 import type { Fixtures } from "./fixtures.ts";
 import type { LoadRequest } from "./load.ts";
 import { randomWindows, rangeRequest, staticRangeRequest } from "./rpc-requests.ts";
 
 /** A server under load: its URL, the pids whose CPU counts, and how it asks for a range. */
 export interface Target {
-  name: "edge" | "origin" | "static";
+  name: EdgeTier | "origin" | "static";
   baseUrl: string;
   pids: number[];
   countFrames: boolean;
   request(start: number, end: number): LoadRequest;
 }
 
-/** The edge, the origin and the static baseline serving the same sealed heights' bytes. */
+/** A server answering RPCs: what the latency scenario needs of each tier. */
+export interface Tier {
+  name: EdgeTier | "origin";
+  baseUrl: string;
+  pids: number[];
+}
+
+/** The edge under each `--edge-runtime` (`edge`, `edgeMiniflare`) and then the origin. */
+export async function serverTiers(fixtures: Fixtures): Promise<Tier[]> {
+  const out: Tier[] = [];
+  for (const runtime of fixtures.options.edgeRuntimes)
+    out.push({
+      name: EDGE_TIERS[runtime],
+      baseUrl: (await fixtures.edge(runtime)).url,
+      pids: await fixtures.edgeServerPids(runtime),
+    });
+  const origin = await fixtures.origin();
+  out.push({ name: "origin", baseUrl: origin.url, pids: await fixtures.originServerPids() });
+  return out;
+}
+
+/** The static baseline first, then every edge runtime and the origin, serving the same heights. */
 export async function rangeTargets(fixtures: Fixtures): Promise<Target[]> {
   const scan = await fixtures.scan();
   const st = await fixtures.staticServer();
-  const edge = await fixtures.edge();
-  const origin = await fixtures.origin();
+  const tiers = await serverTiers(fixtures);
   return [
     {
       name: "static",
@@ -25,21 +46,13 @@ export async function rangeTargets(fixtures: Fixtures): Promise<Target[]> {
       countFrames: false,
       request: (a, b) => staticRangeRequest(st.offsets, scan.firstHeight, a, b),
     },
-    {
-      name: "edge",
-      baseUrl: edge.url,
-      pids: await fixtures.edgeServerPids(),
-      countFrames: true,
-      request: rangeRequest,
-    },
-    {
-      name: "origin",
-      baseUrl: origin.url,
-      pids: await fixtures.originServerPids(),
-      countFrames: true,
-      request: rangeRequest,
-    },
+    ...tiers.map((t) => ({ ...t, countFrames: true, request: rangeRequest })),
   ];
+}
+
+/** The targets compared with the static baseline (every one but the baseline itself). */
+export function servedBy(targets: Target[]): Target[] {
+  return targets.filter((t) => t.name !== "static");
 }
 
 /** Seeded windows of `size` sealed blocks (capped at the sealed chain) as each target's requests. */

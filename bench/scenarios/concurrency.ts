@@ -1,6 +1,6 @@
 import { compareFigures, type Measured, measure } from "../lib/measure.ts";
 import type { Target } from "../lib/targets.ts";
-import { rangeTargets, sizeName, windowsFor } from "../lib/targets.ts";
+import { rangeTargets, servedBy, sizeName, windowsFor } from "../lib/targets.ts";
 import type { Scenario, ScenarioContext } from "../scenario.ts";
 
 /**
@@ -25,7 +25,7 @@ export const scenario: Scenario = {
           bars.push({ label: `${t.name} ×${clients}`, value: results[t.name]!.blocksPerSec });
         const base = results.static!;
         ctx.report.figures[`static.concurrency${clients}.${label}.blocksPerSec`] = base.blocksPerSec;
-        for (const tier of ["edge", "origin"] as const) {
+        for (const { name: tier } of servedBy(targets)) {
           const m = results[tier]!;
           const key = `${tier}.concurrency${clients}`;
           Object.assign(ctx.report.figures, compareFigures(`${key}.${label}`, m, base));

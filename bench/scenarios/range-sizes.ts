@@ -1,5 +1,5 @@
 import { compareFigures, type Measured, measure, sameBytesNote } from "../lib/measure.ts";
-import { rangeTargets, sizeName, windowsFor } from "../lib/targets.ts";
+import { rangeTargets, servedBy, sizeName, windowsFor } from "../lib/targets.ts";
 import type { Scenario } from "../scenario.ts";
 
 /**
@@ -35,7 +35,7 @@ export const scenario: Scenario = {
       const base = results.static!;
       ctx.report.figures[`static.${key}.blocksPerSec`] = base.blocksPerSec;
       ctx.report.figures[`static.${key}.blocksPerServerCpuSec`] = base.blocksPerServerCpuSec;
-      for (const tier of ["edge", "origin"] as const) {
+      for (const { name: tier } of servedBy(targets)) {
         const m = results[tier]!;
         Object.assign(ctx.report.figures, compareFigures(`${tier}.${key}`, m, base));
         const mismatch = sameBytesNote(`${tier}.${key}`, m, base);

@@ -1,5 +1,5 @@
 import { compareFigures, type Measured, measure } from "../lib/measure.ts";
-import { rangeTargets } from "../lib/targets.ts";
+import { rangeTargets, servedBy } from "../lib/targets.ts";
 import type { Scenario } from "../scenario.ts";
 
 const PER_REQUEST = 10_000;
@@ -16,7 +16,8 @@ export const scenario: Scenario = {
     for (let h = scan.firstHeight; h <= scan.sealedTip; h += PER_REQUEST)
       windows.push({ start: h, end: Math.min(scan.sealedTip, h + PER_REQUEST - 1) });
     const results: Partial<Record<string, Measured>> = {};
-    for (const t of await rangeTargets(ctx.fixtures)) {
+    const targets = await rangeTargets(ctx.fixtures);
+    for (const t of targets) {
       results[t.name] = await measure(
         {
           baseUrl: t.baseUrl,
@@ -34,7 +35,7 @@ export const scenario: Scenario = {
     }
     const base = results.static!;
     ctx.report.figures["static.walletDownload.seconds"] = base.elapsedSec;
-    for (const tier of ["edge", "origin"] as const) {
+    for (const { name: tier } of servedBy(targets)) {
       const m = results[tier]!;
       Object.assign(ctx.report.figures, compareFigures(`${tier}.walletDownload`, m, base));
       ctx.report.figures[`${tier}.walletDownload.seconds`] = Math.round(m.elapsedSec * 100) / 100;
