@@ -7,7 +7,7 @@ import type { IndexedBlock } from "./tail.ts";
 /**
  * Parses a node block once and builds every stored projection from it. The hash is recomputed
  * from the header: a node answer whose bytes do not hash to the hash it was fetched by is
- * `malformed` (never stored), and so is one whose prevHash disagrees with the node's metadata.
+ * `malformed` (never stored), and so is one whose coinbase height is not the height asked for.
  */
 export function buildIndexedBlock(node: NodeBlock): IndexedBlock {
   const parsed = parseBlock(node.raw);
@@ -16,6 +16,15 @@ export function buildIndexedBlock(node: NodeBlock): IndexedBlock {
       "malformed",
       "index.build-block",
       `block ${node.height}: raw bytes do not hash to ${node.displayHash}`,
+    );
+  }
+  // The coinbase's BIP34 height is outside a v5 txid, so nothing else binds it to the height the
+  // node says this block has: check it here rather than store a block under the wrong height.
+  if (parsed.height !== node.height) {
+    throw new LightedgeError(
+      "malformed",
+      "index.build-block",
+      `block ${node.height}: coinbase says height ${parsed.height}`,
     );
   }
   const projections = projectBlock(parsed, node.treeSizes);
