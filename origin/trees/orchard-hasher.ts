@@ -2,6 +2,7 @@ import { invert } from "@noble/curves/abstract/modular.js";
 import { LightedgeError } from "../../proto/errors.ts";
 import { batchInvert } from "./field-batch.ts";
 import { computeEmptyRoots, hashPair, type MerkleHasher } from "./merkle-hasher.ts";
+import { createNodeLimbs } from "./node-limbs.ts";
 import { buildSinsemillaTables, CHUNKS, createOrchardBigintHasher } from "./orchard-hasher-bigint.ts";
 import { PALLAS_P } from "./pallas.ts";
 import { SINSEMILLA_K } from "./sinsemilla.ts";
@@ -111,13 +112,7 @@ export function createOrchardHasher(): MerkleHasher {
   let complete: MerkleHasher | undefined;
   let empty: bigint[] | undefined;
   const msg = new Uint32Array(17);
-  const l64 = new BigUint64Array(4);
-  const r64 = new BigUint64Array(4);
-  const l32 = new Uint32Array(l64.buffer);
-  const r32 = new Uint32Array(r64.buffer);
-  const words = (v: bigint, into: BigUint64Array) => {
-    for (let k = 0; k < 4; k++) into[k] = BigInt.asUintN(64, v >> BigInt(64 * k));
-  };
+  const limbs = createNodeLimbs();
   const hashLevel = (level: number, lefts: readonly bigint[], rights: readonly bigint[]): bigint[] => {
     layout ??= buildLayout();
     const { kernel, bases, rows, idx } = layout;
@@ -126,9 +121,8 @@ export function createOrchardHasher(): MerkleHasher {
       const n = Math.min(BATCH, lefts.length - start);
       let slot = idx >> 2;
       for (let h = 0; h < n; h++) {
-        words(lefts[start + h]!, l64);
-        words(rights[start + h]!, r64);
-        packMessage(msg, l32, r32);
+        limbs.load(lefts[start + h]!, rights[start + h]!);
+        packMessage(msg, limbs.left, limbs.right);
         kernel.u32[slot++] = bases + level * ENTRY_BYTES;
         for (let i = 1; i < CHUNKS; i++) {
           const shift = SINSEMILLA_K * (i - 1);

@@ -1,6 +1,7 @@
 import { batchInvert } from "./field-batch.ts";
 import { JUBJUB_P } from "./jubjub.ts";
 import { computeEmptyRoots, type MerkleHasher } from "./merkle-hasher.ts";
+import { createNodeLimbs } from "./node-limbs.ts";
 import { buildPedersenWindows } from "./pedersen-tables.ts";
 import { saplingKernel } from "./wasm-kernels.ts";
 import { createFieldKernel, type FieldKernel } from "./wasm-runtime.ts";
@@ -65,13 +66,7 @@ export function createSaplingHasher(): MerkleHasher {
   let layout: Layout | undefined;
   let empty: bigint[] | undefined;
   const msg = new Uint32Array(MSG_WORDS + 1);
-  const l64 = new BigUint64Array(4);
-  const r64 = new BigUint64Array(4);
-  const l32 = new Uint32Array(l64.buffer);
-  const r32 = new Uint32Array(r64.buffer);
-  const words = (v: bigint, into: BigUint64Array) => {
-    for (let k = 0; k < 4; k++) into[k] = BigInt.asUintN(64, v >> BigInt(64 * k));
-  };
+  const limbs = createNodeLimbs();
   const hashLevel = (level: number, lefts: readonly bigint[], rights: readonly bigint[]): bigint[] => {
     layout ??= buildLayout();
     const { kernel, windows, idx, out } = layout;
@@ -80,9 +75,8 @@ export function createSaplingHasher(): MerkleHasher {
       const n = Math.min(BATCH, lefts.length - start);
       let slot = idx >> 2;
       for (let h = 0; h < n; h++) {
-        words(lefts[start + h]!, l64);
-        words(rights[start + h]!, r64);
-        packMessage(msg, level, l32, r32);
+        limbs.load(lefts[start + h]!, rights[start + h]!);
+        packMessage(msg, level, limbs.left, limbs.right);
         for (const w of windows) {
           const word = w.shift >>> 5;
           const off = w.shift & 31;
