@@ -1,5 +1,5 @@
 // Throughput of raw block → parse + txids + all three stored projections' bytes, one core, on
-// the real corpus mix (every block in ../shared/chain once per round; mostly v4, SHA256d txids)
+// the real corpus mix (every block in test/corpus/chain once per round; mostly v4, SHA256d txids)
 // or with --synthetic N on the dev node's synthetic blocks N-1000..N-1 (v5/v6-heavy: ZIP 244
 // BLAKE2b txids dominate). Baselines measured in the same run: the same projections built as
 // protobuf-es messages and serialized with toBinary, and parsing with the pure-JS @noble BLAKE2b.

@@ -5,10 +5,11 @@ import { fileURLToPath } from "node:url";
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
- * The real-chain corpus (third-party data: read in place, never copied into the repo).
- * LIGHTEDGE_CHAIN_DIR overrides the default ../shared/chain beside the repo.
+ * The real-chain corpus: public mainnet/testnet data kept in the repo under test/corpus/chain
+ * (provenance, per file, in its README.md and manifest.json), so a fresh clone tests itself.
+ * LIGHTEDGE_CHAIN_DIR points the tests at another copy of the same layout.
  */
-export const chainDir = resolve(process.env.LIGHTEDGE_CHAIN_DIR ?? join(repoRoot, "../shared/chain"));
+export const chainDir = resolve(process.env.LIGHTEDGE_CHAIN_DIR ?? join(repoRoot, "test/corpus/chain"));
 
 /** True when the corpus is present. */
 export const hasChain = existsSync(join(chainDir, "index.json"));

@@ -11,7 +11,7 @@ getaddresstxids, getaddressbalance, getaddressutxos), for tests, demos, benches 
 
   --port P            port to listen on (0 = any free port)
   --host H            address to bind (default 127.0.0.1)
-  --corpus DIR        serve real blocks from a corpus directory (../shared/chain layout)
+  --corpus DIR        serve real blocks from a corpus directory (test/corpus/chain layout)
   --network NET       mainnet | testnet | regtest (corpus: which blocks; synthetic default regtest)
   --from H --to H     the consecutive corpus run to serve (e.g. mainnet 663150..663250)
   --synthetic BLOCKS  serve a generated chain of BLOCKS blocks (heights 0..BLOCKS-1)…
