@@ -2,6 +2,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { CompactTxStreamer } from "../../proto/index.ts";
 import { DEFAULT_RETRY_PUSHBACK_MS, type OriginServiceOptions } from "./context.ts";
+import { clampDeadlineHeaders } from "./deadline.ts";
 import { withFastPath } from "./fast/router.ts";
 import { createOriginService } from "./service.ts";
 
@@ -28,7 +29,11 @@ export function createOriginHandler(options: OriginServiceOptions): NodeHandlerF
     },
     readMaxBytes: READ_MAX_BYTES,
   });
-  if (options.fastPath === false) return connect;
+  const clamped: NodeHandlerFn = (req, res) => {
+    clampDeadlineHeaders(req.headers);
+    connect(req, res);
+  };
+  if (options.fastPath === false) return clamped;
   const deps = {
     chain: options.chain,
     pushbackMs: options.retryPushbackMs ?? DEFAULT_RETRY_PUSHBACK_MS,
@@ -36,5 +41,5 @@ export function createOriginHandler(options: OriginServiceOptions): NodeHandlerF
     log: options.log,
     observer: options.observer,
   };
-  return withFastPath(deps, connect);
+  return withFastPath(deps, clamped);
 }
