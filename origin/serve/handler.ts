@@ -5,6 +5,7 @@ import { DEFAULT_RETRY_PUSHBACK_MS, type OriginServiceOptions } from "./context.
 import { clampDeadlineHeaders } from "./deadline.ts";
 import { withFastPath } from "./fast/router.ts";
 import { createOriginService } from "./service.ts";
+import { withStrictRequests } from "./strict-requests.ts";
 
 /** connect-node's request handler (http.RequestListener and its HTTP/2 equivalent). */
 export type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
@@ -29,9 +30,17 @@ export function createOriginHandler(options: OriginServiceOptions): NodeHandlerF
     },
     readMaxBytes: READ_MAX_BYTES,
   });
+  const strict = withStrictRequests(
+    {
+      readMaxBytes: READ_MAX_BYTES,
+      pushbackMs: options.retryPushbackMs ?? DEFAULT_RETRY_PUSHBACK_MS,
+      log: options.log,
+    },
+    connect,
+  );
   const clamped: NodeHandlerFn = (req, res) => {
     clampDeadlineHeaders(req.headers);
-    connect(req, res);
+    strict(req, res);
   };
   if (options.fastPath === false) return clamped;
   const deps = {
