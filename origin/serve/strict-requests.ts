@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import type { DescMessage } from "@bufbuild/protobuf";
+import { type DescMessage, fromJsonString } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { parseContentType as parseConnect } from "@connectrpc/connect/protocol-connect";
 import { parseContentType as parseGrpc } from "@connectrpc/connect/protocol-grpc";
@@ -53,7 +53,7 @@ interface Checkable {
  * with the trailer flag is named as such. Every enveloped message is checked (client streams
  * too). A request that passes is handed on with its body replayed; gRPC-web-text, gRPC over
  * HTTP/1.1 and unknown encodings go on untouched (connect-node answers those with typed codes),
- * and JSON bodies are framed and decompressed here but parsed by connect (InvalidArgument).
+ * and JSON bodies are parsed as connect-node parses them.
  */
 export function withStrictRequests(deps: StrictDeps, next: NodeHandlerFn): NodeHandlerFn {
   return (req, res) => {
@@ -146,6 +146,7 @@ async function check(
     for (const m of messages) {
       const plain = m.compressed ? decompress(call, m.bytes, deps.readMaxBytes) : m.bytes;
       if (call.binary) decodeRequest(call.input, plain, call.rpc);
+      else decodeJson(call, plain);
     }
     return [bytes];
   } catch (err) {
@@ -180,6 +181,28 @@ function splitEnvelopes(body: Uint8Array, call: Checkable): { compressed: boolea
     at = end;
   }
   return out;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A JSON request message, parsed as connect-node parses it (unknown fields ignored). Checked here
+ * because connect-node's parse error quotes the input, and a lone surrogate in it (`"\ud800"`)
+ * makes its gRPC trailer encoding throw: the call then never gets an answer.
+ */
+function decodeJson(call: Checkable, bytes: Uint8Array): void {
+  try {
+    fromJsonString(call.input, utf8.decode(bytes), { ignoreUnknownFields: true });
+  } catch (cause) {
+    throw new LightedgeError(
+      "bad-request",
+      call.rpc,
+      `${call.rpc}: cannot decode ${call.input.name} from JSON`,
+      {
+        cause,
+      },
+    );
+  }
 }
 
 function decompress(call: Checkable, bytes: Uint8Array, max: number): Uint8Array {

@@ -248,8 +248,10 @@ export function randomCase(rng: Rng, tip: number): FuzzCase {
       const text = protocol === "grpc-web-text";
       headers["content-type"] = text
         ? "application/grpc-web-text"
-        : rng.pick(["application/grpc-web", "application/grpc-web+proto"]);
-      const framed = envelope(rng, message);
+        : rng.pick(["application/grpc-web", "application/grpc-web+proto", "application/grpc-web+json"]);
+      // Sometimes a JSON message quoting a lone surrogate (connect once failed to answer those).
+      const json = new TextEncoder().encode('{"height":"\\ud800"}');
+      const framed = envelope(rng, rng.chance(0.05) ? json : message);
       body = text
         ? new TextEncoder().encode(rng.chance(0.9) ? Buffer.from(framed).toString("base64") : "!!!not base64")
         : framed;
@@ -282,6 +284,8 @@ export function randomCase(rng: Rng, tip: number): FuzzCase {
           '{"height":"x"}',
           json.slice(0, rng.int(json.length + 1)),
           '{"poolTypes":["NOPE"]}',
+          '{"height":"\\ud800"}',
+          '{"hash":"\\udc00"}',
         ]);
       const bytes = new TextEncoder().encode(json);
       body = stream ? envelope(rng, bytes) : bytes;

@@ -93,3 +93,26 @@ async function rawTrailerFrame(url: string, rpc: string): Promise<RawResponse> {
     trailers: {},
   };
 }
+
+describe("JSON request messages", () => {
+  it("answer a JSON body quoting a lone surrogate with InvalidArgument, not a call left without a status", async () => {
+    const json = Buffer.from('{"height":"\\ud800"}');
+    const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, json.length]), json]);
+    for (const url of [stack.server.url, slow.url]) {
+      for (const [type, body] of [
+        ["application/grpc-web+json", framed],
+        ["application/json", json],
+      ] as const) {
+        const res = await fetch(`${url}/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetTreeState`, {
+          method: "POST",
+          headers: { "content-type": type },
+          body,
+          signal: AbortSignal.timeout(5000),
+        });
+        const text = Buffer.from(await res.arrayBuffer()).toString("latin1");
+        if (type === "application/json") expect(JSON.parse(text).code).toBe("invalid_argument");
+        else expect(text).toMatch(/grpc-status: 3/);
+      }
+    }
+  });
+});
