@@ -7,7 +7,8 @@ import type { Socket } from "node:net";
  * Defaults follow nginx and Node: nginx `client_header_timeout` / `client_body_timeout` 60 s,
  * `keepalive_timeout` 75 s, `large_client_header_buffers` 8 KiB lines; Node's `headersTimeout`
  * 60 s. Neither nginx nor grpc-go caps connections per address by default (nginx `limit_conn`,
- * grpc-go's tap handle are opt-in); 256 is far above what a wallet or an edge POP opens.
+ * grpc-go's tap handle are opt-in); 1024 is far above what a wallet or an edge POP opens, and
+ * above the bench's 256 clients from one address, while a runaway client still hits a wall.
  */
 export interface ConnectionLimits {
   /** The first bytes (HTTP/1 request line or the HTTP/2 preface) within this (ms). */
@@ -32,7 +33,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = Object.freeze({
   handshakeTimeoutMs: 10_000,
   bodyTimeoutMs: 60_000,
   idleTimeoutMs: 75_000,
-  maxConnectionsPerAddress: 256,
+  maxConnectionsPerAddress: 1024,
   maxUrlBytes: 8192,
 });
 
