@@ -27,24 +27,31 @@ export interface RangePlan {
   to: number;
   projection: Projection;
   project?: (block: CompactBlock) => CompactBlock;
+  /** Thrown once `from..to` is streamed: the range ran past the tip. */
+  after?: LightedgeError;
 }
 
-/** Checked bounds of a BlockRange: a missing end is a bad request; above the tip → OutOfRange. */
-function rangeBounds(s: Pick<Serve, "chain">, rpc: string, range: BlockRange): { from: number; to: number } {
+/**
+ * Checked bounds of a BlockRange: a missing end is a bad request. Past the tip, as lightwalletd
+ * (common/common.go GetBlockRange walks start→end and fails at the first block it lacks with
+ * OutOfRange): a range that starts above the tip is refused before any block; an ascending range
+ * that runs past the tip streams the blocks up to the tip, then ends with OutOfRange (`after`).
+ */
+function rangeBounds(
+  s: Pick<Serve, "chain">,
+  rpc: string,
+  range: BlockRange,
+): { from: number; to: number; after?: LightedgeError } {
   if (range.start === undefined || range.end === undefined) {
     throw new LightedgeError("bad-request", rpc, `${rpc}: a range needs a start and an end`);
   }
   const from = heightOf(rpc, range.start.height);
   const to = heightOf(rpc, range.end.height);
   const tip = servedTip(s.chain, rpc).height;
-  // Refused whole, never cut short (as Zaino): a short stream looks like success to a wallet.
-  if (Math.max(from, to) > tip) {
-    throw new LightedgeError(
-      "above-tip",
-      rpc,
-      `${rpc}: height ${Math.max(from, to)} is above the tip ${tip}`,
-    );
-  }
+  const aboveTip = (height: number) =>
+    new LightedgeError("above-tip", rpc, `${rpc}: height ${height} is above the tip ${tip}`);
+  if (from > tip) throw aboveTip(from);
+  if (to > tip) return { from, to: tip, after: aboveTip(tip + 1) };
   return { from, to };
 }
 
@@ -60,15 +67,15 @@ export function planBlockRange(s: Pick<Serve, "chain">, rpc: RangeRpc, range: Bl
   } catch (err) {
     throw new LightedgeError("bad-request", rpc, `${rpc}: ${(err as Error).message}`);
   }
-  const { from, to } = rangeBounds(s, rpc, range);
+  const { from, to, after } = rangeBounds(s, rpc, range);
   const stored = storedProjectionFor(pools);
   const direct = rpc === "GetBlockRangeNullifiers" ? (stored === "shielded" ? "nullifiers" : null) : stored;
-  if (direct !== null) return { from, to, projection: direct };
+  if (direct !== null) return { from, to, projection: direct, after };
   const project =
     rpc === "GetBlockRangeNullifiers"
       ? (b: CompactBlock) => nullifiersOnly(filterCompactBlock(b, pools))
       : (b: CompactBlock) => filterCompactBlock(b, pools);
-  return { from, to, projection: "full", project };
+  return { from, to, projection: "full", project, after };
 }
 
 /**
@@ -91,4 +98,5 @@ export async function* getBlockRange(
   }
   // The view ends a stream quietly when its signal fires; a deadline must not look like success.
   if (ctx.signal.reason instanceof ConnectError) throw ctx.signal.reason;
+  if (plan.after) throw plan.after;
 }

@@ -1,8 +1,10 @@
-import { create, fromBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { LightedgeError } from "../../proto/errors.ts";
+import { encodeFrame } from "../../proto/frame.ts";
 import { type BlockID, BlockIDSchema, type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
-import type { ChainView, Projection } from "../index/chain-view.ts";
+import { nullifiersOnly } from "../../proto/pools.ts";
+import type { ChainView } from "../index/chain-view.ts";
 import type { Serve } from "./context.ts";
 import { frameMessage, storedMessage, wantsJson } from "./stored-message.ts";
 import { heightOf } from "./values.ts";
@@ -48,29 +50,37 @@ export async function resolveBlockId(s: Pick<Serve, "chain">, rpc: string, id: B
   return height;
 }
 
+export type BlockRpc = "GetBlock" | "GetBlockNullifiers";
+
 /**
- * The stored frame GetBlock (full projection: every tx, transparent included) or
- * GetBlockNullifiers answers with. Shared by the connect-node handler and the fast path.
+ * The frame GetBlock or GetBlockNullifiers answers with. Shared by the connect-node handler and
+ * the fast path. GetBlock is the stored full projection (every tx, transparent included).
+ * GetBlockNullifiers is that same block with every tx kept, pruned to nullifiers — lightwalletd
+ * (frontend/service.go GetBlockNullifiers) strips each tx of GetBlock's block in place and drops
+ * none; the stored "nullifiers" projection is GetBlockRangeNullifiers' (shielded txs only), so it
+ * is derived from "full" here (one decode + encode, a unary call).
  */
 export async function blockFrame(
   s: Pick<Serve, "chain">,
-  rpc: string,
-  projection: Projection,
+  rpc: BlockRpc,
   id: BlockID,
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
   const height = await resolveBlockId(s, rpc, id);
-  for await (const block of s.chain.blocks(projection, height, height, { signal })) return block.frame;
+  for await (const block of s.chain.blocks("full", height, height, { signal })) {
+    if (rpc === "GetBlock") return block.frame;
+    const pruned = nullifiersOnly(fromBinary(CompactBlockSchema, frameMessage(block.frame)));
+    return encodeFrame(toBinary(CompactBlockSchema, pruned));
+  }
   throw new LightedgeError("not-found", rpc, `${rpc}: block ${height} is not served`);
 }
 
 /** GetBlock and GetBlockNullifiers through connect-node (JSON codecs; binary calls take fast/). */
 export async function getBlock(
   s: Serve,
-  rpc: string,
-  projection: Projection,
+  rpc: BlockRpc,
   id: BlockID,
   ctx: HandlerContext,
 ): Promise<CompactBlock> {
-  return blockMessage(await blockFrame(s, rpc, projection, id, ctx.signal), ctx);
+  return blockMessage(await blockFrame(s, rpc, id, ctx.signal), ctx);
 }

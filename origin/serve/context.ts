@@ -58,7 +58,10 @@ export interface Serve {
   gate: NodeGate;
   pushbackMs: number;
   ttlMs: number;
-  /** Runs a node call under the gate with the request's traffic class. */
+  /**
+   * Runs a node call under the gate with the request's traffic class, bounded by the request's
+   * deadline and its client's presence (ctx.signal): see node-gate.ts.
+   */
   callNode<T>(ctx: HandlerContext, where: string, call: () => Promise<T>): Promise<T>;
 }
 
@@ -72,6 +75,6 @@ export function createServe(options: OriginServiceOptions): Serve {
     gate,
     pushbackMs: options.retryPushbackMs ?? DEFAULT_RETRY_PUSHBACK_MS,
     ttlMs: options.cacheTtlMs ?? 2000,
-    callNode: (ctx, where, call) => gate.run(traffic(ctx.requestHeader), where, call),
+    callNode: (ctx, where, call) => gate.run(traffic(ctx.requestHeader), where, call, ctx.signal),
   };
 }

@@ -2,8 +2,10 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { CompactTxStreamer } from "../../proto/index.ts";
 import { DEFAULT_RETRY_PUSHBACK_MS, type OriginServiceOptions } from "./context.ts";
+import { clampDeadlineHeaders } from "./deadline.ts";
 import { withFastPath } from "./fast/router.ts";
 import { createOriginService } from "./service.ts";
+import { withStrictRequests } from "./strict-requests.ts";
 
 /** connect-node's request handler (http.RequestListener and its HTTP/2 equivalent). */
 export type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
@@ -28,7 +30,19 @@ export function createOriginHandler(options: OriginServiceOptions): NodeHandlerF
     },
     readMaxBytes: READ_MAX_BYTES,
   });
-  if (options.fastPath === false) return connect;
+  const strict = withStrictRequests(
+    {
+      readMaxBytes: READ_MAX_BYTES,
+      pushbackMs: options.retryPushbackMs ?? DEFAULT_RETRY_PUSHBACK_MS,
+      log: options.log,
+    },
+    connect,
+  );
+  const clamped: NodeHandlerFn = (req, res) => {
+    clampDeadlineHeaders(req.headers);
+    strict(req, res);
+  };
+  if (options.fastPath === false) return clamped;
   const deps = {
     chain: options.chain,
     pushbackMs: options.retryPushbackMs ?? DEFAULT_RETRY_PUSHBACK_MS,
@@ -36,5 +50,5 @@ export function createOriginHandler(options: OriginServiceOptions): NodeHandlerF
     log: options.log,
     observer: options.observer,
   };
-  return withFastPath(deps, connect);
+  return withFastPath(deps, clamped);
 }

@@ -18,7 +18,9 @@ export const MEMPOOL_POLL_MS = 2000;
 /**
  * GetMempoolTx: every mempool transaction as a CompactTx, minus the excluded ones, keeping only
  * the requested pools (empty = Sapling + Orchard + Ironwood, as ranges); a tx left with no
- * components is dropped.
+ * components is dropped. Sent in ascending order of the display (big-endian hex) txid, as
+ * lightwalletd sends them (frontend/service.go MempoolFilter sorts getrawmempool's txids), so
+ * the order is stable across polls and the same from every server.
  */
 export async function* getMempoolTx(
   mempool: Mempool,
@@ -34,7 +36,9 @@ export async function* getMempoolTx(
   } catch (err) {
     throw new LightedgeError("bad-request", rpc, `${rpc}: ${(err as Error).message}`);
   }
-  const txs = await mempool.snapshot(ctx);
+  const txs = [...(await mempool.snapshot(ctx))].sort((a, b) =>
+    a.displayTxid < b.displayTxid ? -1 : a.displayTxid > b.displayTxid ? 1 : 0,
+  );
   const excluded = excludedIndices(
     txs.map((t) => t.wireTxid),
     request.excludeTxidSuffixes,

@@ -1,3 +1,4 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { LightedgeError } from "../../proto/errors.ts";
 import { createNodeGate } from "./node-gate.ts";
@@ -50,5 +51,34 @@ describe("node gate", () => {
     await expect(gate.run("edge", "t", async () => 2)).resolves.toBe(2);
     hold.resolve();
     await Promise.all(publicCalls);
+  });
+
+  it("gives a slot back when the caller's signal fires, failing with the signal's reason", async () => {
+    const gate = createNodeGate({ maxInFlight: 1, publicShare: 1, queueTimeoutMs: 5000, maxQueued: 10 });
+    const never = new Promise<never>(() => {});
+    const holder = new AbortController();
+    const held = gate.run("edge", "t", () => never, holder.signal);
+    const waiter = new AbortController();
+    const waiting = gate.run("edge", "t", async () => "x", waiter.signal);
+    waiter.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
+    await expect(waiting).rejects.toMatchObject({ code: Code.DeadlineExceeded });
+    holder.abort(new Error("client went away"));
+    await expect(held).rejects.toMatchObject({ code: Code.Canceled });
+    expect(gate.inFlight()).toBe(0);
+    await expect(gate.run("edge", "t", async () => "free")).resolves.toBe("free");
+  });
+
+  it("frees a slot a stalled node holds past maxHoldMs, as Unavailable", async () => {
+    const gate = createNodeGate({
+      maxInFlight: 1,
+      publicShare: 1,
+      queueTimeoutMs: 5000,
+      maxQueued: 10,
+      maxHoldMs: 20,
+    });
+    await expect(gate.run("edge", "t", () => new Promise<never>(() => {}))).rejects.toMatchObject({
+      kind: "unavailable",
+    });
+    expect(gate.inFlight()).toBe(0);
   });
 });

@@ -1,4 +1,6 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 import { LightedgeError } from "../../proto/errors.ts";
+import { clampTimerMs } from "./deadline.ts";
 
 /** Who is asking: the edge (shared secret) or a wallet talking to the origin directly. */
 export type TrafficClass = "edge" | "public";
@@ -15,6 +17,11 @@ export interface NodeGateOptions {
   queueTimeoutMs: number;
   /** Waiting calls at most; beyond this the node counts as saturated at once. */
   maxQueued: number;
+  /**
+   * How long one call may hold a slot, whatever the client's deadline (or without one): a stalled
+   * node frees its slots after this and the caller gets Unavailable, so it never starves the gate.
+   */
+  maxHoldMs: number;
 }
 
 export const DEFAULT_NODE_GATE: NodeGateOptions = Object.freeze({
@@ -22,11 +29,18 @@ export const DEFAULT_NODE_GATE: NodeGateOptions = Object.freeze({
   publicShare: 0.75,
   queueTimeoutMs: 2000,
   maxQueued: 512,
+  maxHoldMs: 30_000,
 });
 
-/** Bounds concurrent node calls; a saturated node means a quick Unavailable, not a pile-up. */
+/**
+ * Bounds concurrent node calls; a saturated node means a quick Unavailable, not a pile-up. A call
+ * runs under its caller's signal (connect's HandlerContext.signal: the client's deadline from
+ * grpc-timeout / connect-timeout-ms, or its disconnect): when it fires the call stops waiting for a
+ * slot, or gives its slot back at once, and fails with the signal's reason (DeadlineExceeded,
+ * Canceled). The node request itself finishes in the background; its answer is dropped.
+ */
 export interface NodeGate {
-  run<T>(traffic: TrafficClass, where: string, call: () => Promise<T>): Promise<T>;
+  run<T>(traffic: TrafficClass, where: string, call: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   inFlight(): number;
 }
 
@@ -35,9 +49,10 @@ interface Waiter {
   admit: () => void;
 }
 
-export function createNodeGate(options: NodeGateOptions = DEFAULT_NODE_GATE): NodeGate {
-  const publicMax = Math.max(1, Math.floor(options.maxInFlight * options.publicShare));
-  const limit = (traffic: TrafficClass) => (traffic === "edge" ? options.maxInFlight : publicMax);
+export function createNodeGate(options: Partial<NodeGateOptions> = {}): NodeGate {
+  const o = { ...DEFAULT_NODE_GATE, ...options };
+  const publicMax = Math.max(1, Math.floor(o.maxInFlight * o.publicShare));
+  const limit = (traffic: TrafficClass) => (traffic === "edge" ? o.maxInFlight : publicMax);
   const queue: Waiter[] = [];
   let inFlight = 0;
 
@@ -47,42 +62,90 @@ export function createNodeGate(options: NodeGateOptions = DEFAULT_NODE_GATE): No
     if (next >= 0) queue.splice(next, 1)[0]!.admit();
   };
 
-  const acquire = (traffic: TrafficClass, where: string): Promise<void> => {
+  const acquire = (traffic: TrafficClass, where: string, signal?: AbortSignal): Promise<void> => {
     if (inFlight < limit(traffic)) {
       inFlight++;
       return Promise.resolve();
     }
-    if (queue.length >= options.maxQueued) return Promise.reject(saturated(where));
+    if (queue.length >= o.maxQueued) return Promise.reject(saturated(where));
     return new Promise((resolve, reject) => {
+      const leave = (err: unknown) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        const at = queue.indexOf(waiter);
+        if (at >= 0) queue.splice(at, 1);
+        reject(err);
+      };
+      const onAbort = () => leave(callerGone(where, signal!));
       const waiter: Waiter = {
         traffic,
         admit: () => {
           clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
           inFlight++;
           resolve();
         },
       };
-      const timer = setTimeout(() => {
-        queue.splice(queue.indexOf(waiter), 1);
-        reject(saturated(where));
-      }, options.queueTimeoutMs);
+      const timer = setTimeout(() => leave(saturated(where)), clampTimerMs(o.queueTimeoutMs));
+      signal?.addEventListener("abort", onAbort, { once: true });
       queue.push(waiter);
     });
   };
 
   return {
-    async run(traffic, where, call) {
-      await acquire(traffic, where);
+    async run(traffic, where, call, signal) {
+      if (signal?.aborted) throw callerGone(where, signal);
+      await acquire(traffic, where, signal);
+      let released = false;
+      const releaseOnce = () => {
+        if (!released) {
+          released = true;
+          release();
+        }
+      };
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
       try {
-        return await call();
+        const running = call();
+        const cut = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(stalled(where, o.maxHoldMs)), clampTimerMs(o.maxHoldMs));
+          onAbort = () => reject(callerGone(where, signal!));
+          signal?.addEventListener("abort", onAbort, { once: true });
+        });
+        // The call may settle after it was cut off: its rejection is nobody's to handle.
+        running.catch(() => {});
+        return await Promise.race([running, cut]);
       } finally {
-        release();
+        clearTimeout(timer);
+        if (onAbort) signal?.removeEventListener("abort", onAbort);
+        releaseOnce();
       }
     },
     inFlight: () => inFlight,
   };
 }
 
+/** The caller's own end: its deadline (connect's DeadlineExceeded) or its disconnect (Canceled). */
+function callerGone(where: string, signal: AbortSignal): ConnectError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ConnectError) return reason;
+  return new ConnectError(
+    `node-gate.${where}: the call was canceled`,
+    Code.Canceled,
+    undefined,
+    undefined,
+    reason,
+  );
+}
+
 function saturated(where: string): LightedgeError {
   return new LightedgeError("unavailable", `node-gate.${where}`, "node is saturated, retry later");
+}
+
+function stalled(where: string, ms: number): LightedgeError {
+  return new LightedgeError(
+    "unavailable",
+    `node-gate.${where}`,
+    `node did not answer within ${ms / 1000} s, retry later`,
+  );
 }

@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { LightedgeError } from "../../proto/errors.ts";
-import { guardStream, guardUnary } from "./rpc-errors.ts";
+import { guardStream, guardUnary, rpcError } from "./rpc-errors.ts";
 
 describe("guarded handlers", () => {
   const observed: [string, string][] = [];
@@ -37,5 +37,11 @@ describe("guarded handlers", () => {
     expect(err?.rawMessage).toBe("GetBlockRange: internal error");
     expect(String(logged.at(-1))).toMatch(/secret detail/);
     expect(observed.at(-1)).toEqual(["GetBlockRange", "internal"]);
+  });
+
+  it("writes a message quoting a lone surrogate as well-formed text (connect's grpc-message encoding would throw)", () => {
+    const err = rpcError("GetTreeState", new LightedgeError("bad-request", "t", "bad \ud800 input"), 1000);
+    expect(err.rawMessage).toBe("GetTreeState: bad \ufffd input");
+    expect(() => encodeURIComponent(err.rawMessage)).not.toThrow();
   });
 });

@@ -1,4 +1,4 @@
-import { Code, type ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { toConnectError } from "../../proto/errors.ts";
 import type { RpcObserver } from "./serve-metrics.ts";
 
@@ -11,11 +11,22 @@ export type ErrorLog = (rpc: string, err: unknown) => void;
  * off instead of hammering a node that is down or saturated (gRPC A6 retry design).
  */
 export function rpcError(rpc: string, err: unknown, pushbackMs: number, log?: ErrorLog): ConnectError {
-  const mapped = toConnectError(rpc, err, log === undefined ? undefined : (e) => log(rpc, e));
+  let mapped = toConnectError(rpc, err, log === undefined ? undefined : (e) => log(rpc, e));
+  // A message quoting client input may hold a lone surrogate, which connect's grpc-message
+  // encoding (encodeURIComponent) cannot write: the call would end with no status at all.
+  const wellFormed = wellFormedText(mapped.rawMessage);
+  if (wellFormed !== mapped.rawMessage) {
+    mapped = new ConnectError(wellFormed, mapped.code, mapped.metadata, undefined, mapped.cause);
+  }
   if (mapped.code === Code.Unavailable && !mapped.metadata.has("grpc-retry-pushback-ms")) {
     mapped.metadata.set("grpc-retry-pushback-ms", String(pushbackMs));
   }
   return mapped;
+}
+
+/** `text` with every lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, ES2024). */
+function wellFormedText(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
 }
 
 /** How a guarded handler reports: pushback for Unavailable, a log for hidden errors, metrics. */

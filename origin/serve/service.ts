@@ -33,10 +33,8 @@ export function createOriginService(options: OriginServiceOptions): Impl {
     guardStream(rpc, guard, h);
   return {
     getLatestBlock: u("GetLatestBlock", async () => getLatestBlock(s)),
-    getBlock: u("GetBlock", (id, ctx) => getBlock(s, "GetBlock", "full", id, ctx)),
-    getBlockNullifiers: u("GetBlockNullifiers", (id, ctx) =>
-      getBlock(s, "GetBlockNullifiers", "nullifiers", id, ctx),
-    ),
+    getBlock: u("GetBlock", (id, ctx) => getBlock(s, "GetBlock", id, ctx)),
+    getBlockNullifiers: u("GetBlockNullifiers", (id, ctx) => getBlock(s, "GetBlockNullifiers", id, ctx)),
     getBlockRange: st("GetBlockRange", (r, ctx) => getBlockRange(s, "GetBlockRange", r, ctx)),
     getBlockRangeNullifiers: st("GetBlockRangeNullifiers", (r, ctx) =>
       getBlockRange(s, "GetBlockRangeNullifiers", r, ctx),

@@ -1,3 +1,8 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+
+const endedByCaller = (err: unknown) =>
+  err instanceof ConnectError && (err.code === Code.DeadlineExceeded || err.code === Code.Canceled);
+
 /**
  * A small time-bounded cache of promises: concurrent callers for one key share one node call, a
  * failed call is forgotten at once (the next caller retries), and entries expire after `ttlMs`.
@@ -19,7 +24,15 @@ export function createTtlCache<K, V>(options: {
   return {
     get(key, load) {
       const hit = entries.get(key);
-      if (hit !== undefined && now() - hit.at < options.ttlMs) return hit.value;
+      if (hit !== undefined && now() - hit.at < options.ttlMs) {
+        // A shared load runs under the first caller's deadline: when that caller's own end
+        // (deadline, disconnect) cuts it short, a joiner loads again under its own instead of
+        // inheriting someone else's DeadlineExceeded.
+        return hit.value.catch((err: unknown) => {
+          if (!endedByCaller(err)) throw err;
+          return this.get(key, load);
+        });
+      }
       entries.delete(key);
       const value = load();
       const entry = { at: now(), value };

@@ -1,11 +1,11 @@
-import { mkdtemp, readdir, rm, truncate, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, truncate, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeRangeMeta, encodeSealedRange, rangeKeys, verifySection } from "../../proto/range/index.ts";
 import { syntheticRange } from "../../proto/range/testing.ts";
 import { describeBlobStoreContract } from "./blob-store-contract.ts";
-import { createDirectoryStore } from "./directory-store.ts";
+import { createDirectoryStore, TEMP_MAX_AGE_MS } from "./directory-store.ts";
 
 describeBlobStoreContract("the directory store", async () => {
   const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
@@ -54,6 +54,28 @@ describe("damaged range objects on disk", () => {
       await truncate(join(root, ...keys.meta.split("/")), 100);
       const cutMeta = (await store.get(keys.meta))!;
       expect(() => decodeRangeMeta(cutMeta)).toThrow(expect.objectContaining({ kind: "corrupt" }));
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the directory store's leftovers", () => {
+  it("sweeps temp files a killed writer left behind when it opens, and only old ones", async () => {
+    const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
+    try {
+      await createDirectoryStore(root).put("regtest/x/y.bin", new Uint8Array([1]));
+      // What a writer killed between open and rename leaves: a partial temp file, hours old.
+      const old = join(root, "regtest", "x", ".tmp-0123456789ab");
+      await writeFile(old, "partial");
+      const past = new Date(Date.now() - 2 * TEMP_MAX_AGE_MS);
+      await utimes(old, past, past);
+      const fresh = join(root, "regtest", ".tmp-fedcba987654");
+      await writeFile(fresh, "a write in progress");
+      const store = createDirectoryStore(root);
+      expect(await store.swept).toBe(1);
+      expect((await readdir(join(root, "regtest", "x"))).sort()).toEqual(["y.bin"]);
+      expect((await readdir(join(root, "regtest"))).sort()).toEqual([".tmp-fedcba987654", "x"]);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -1,19 +1,39 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { LightedgeError } from "../../proto/errors.ts";
-import type { BlobInfo, BlobStore, ByteRange } from "./blob-store.ts";
+import type { BlobStore, ByteRange } from "./blob-store.ts";
+import { createContentEtags } from "./content-etag.ts";
 import { assertSafeKey, assertSafePrefix } from "./key-path.ts";
 import { sameFileContent } from "./same-content.ts";
 
 const TEMP_PREFIX = ".tmp-";
 
 /**
+ * Temp files older than this are leftovers of a writer killed between open and rename (kill -9,
+ * power loss) and are removed when a store opens. A live write takes milliseconds, so an hour never
+ * races one — even another process writing the same directory.
+ */
+export const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
+
+export interface DirectoryStoreOptions {
+  /** Age above which `.tmp-*` files are swept at open (default TEMP_MAX_AGE_MS). */
+  tempMaxAgeMs?: number;
+}
+
+/** The directory store; `swept` settles with how many leftover temp files the sweep at open removed. */
+export type DirectoryStore = BlobStore & { swept: Promise<number> };
+
+/**
  * A directory as a blob store: the origin's embedded default. Writes are atomic and durable
  * (temp file, fsync, rename, fsync of the directory), so a crash leaves the old object or the new
  * one, and a head written after its ranges never points at bytes lost in a page cache.
  */
-export function createDirectoryStore(root: string): BlobStore {
+export function createDirectoryStore(root: string, options: DirectoryStoreOptions = {}): DirectoryStore {
+  const etags = createContentEtags();
+  // In the background: opening must not wait on a walk of the whole store. Failures (a root not
+  // created yet, permissions) are no reason to refuse the store; the next open sweeps again.
+  const swept = sweepTempFiles(root, options.tempMaxAgeMs ?? TEMP_MAX_AGE_MS).catch(() => 0);
   const pathOf = (key: string) => {
     assertSafeKey(key);
     return join(root, ...key.split("/"));
@@ -27,14 +47,40 @@ export function createDirectoryStore(root: string): BlobStore {
       await writeAtomically(root, path, bytes);
     },
     get: (key, range) => readFileRange(pathOf(key), range),
-    stat: (key) => statFile(pathOf(key)),
+    stat: async (key) => {
+      const path = pathOf(key);
+      try {
+        return await etags(path);
+      } catch (err) {
+        return absent(err as NodeJS.ErrnoException);
+      }
+    },
     async list(prefix) {
       assertSafePrefix(prefix);
       const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
       const keys = await walk(root, join(root, ...folder.split("/").filter(Boolean)));
       return keys.filter((k) => k.startsWith(prefix)).sort();
     },
+    swept,
   };
+}
+
+/** Removes `.tmp-*` files under `root` last modified more than `maxAgeMs` ago; returns how many. */
+export async function sweepTempFiles(root: string, maxAgeMs: number, now = Date.now()): Promise<number> {
+  let removed = 0;
+  const entries = await readdir(root, { withFileTypes: true }).catch(absent);
+  for (const entry of entries ?? []) {
+    const path = join(root, entry.name);
+    if (entry.isDirectory()) removed += await sweepTempFiles(path, maxAgeMs, now);
+    else if (entry.isFile() && entry.name.startsWith(TEMP_PREFIX)) {
+      const info = await lstat(path).catch(() => null);
+      if (info && now - info.mtimeMs > maxAgeMs) {
+        await rm(path, { force: true });
+        removed++;
+      }
+    }
+  }
+  return removed;
 }
 
 async function writeAtomically(root: string, path: string, bytes: Uint8Array): Promise<void> {
@@ -88,12 +134,6 @@ async function readFileRange(path: string, range?: ByteRange): Promise<Uint8Arra
   } finally {
     await file.close();
   }
-}
-
-async function statFile(path: string): Promise<BlobInfo | null> {
-  const info = await stat(path, { bigint: true }).catch(absent);
-  if (!info?.isFile()) return null;
-  return { size: Number(info.size), etag: `"${info.size.toString(16)}-${info.mtimeNs.toString(16)}"` };
 }
 
 async function walk(root: string, dir: string): Promise<string[]> {

@@ -1,20 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import {
-  createReadStream,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { serveDirectoryOverHttp } from "../../store/http-server.ts";
 import { type Command, UsageError } from "../command.ts";
+import { type ChildExit, createSupervisor } from "../supervise.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -51,65 +45,77 @@ export interface EdgeDev {
   url: string;
   /** wrangler's process (its CPU time is the bench's server CPU). */
   child: ChildProcess;
+  /** Resolves if wrangler (or workerd under it) dies on its own; everything is stopped by then. */
+  failed: Promise<ChildExit>;
   stop(): Promise<void>;
 }
 
 /** Starts the edge under wrangler dev and resolves once it answers /healthz. */
 export async function startEdgeDev(o: EdgeDevOptions): Promise<EdgeDev> {
   let dirServer: Server | undefined;
-  const defaultConfig = join(repoRoot, "wrangler.toml");
-  let config = defaultConfig;
+  let withR2 = true;
   const vars: string[] = [];
   if (o.store !== undefined && o.store !== "r2") {
     if (!o.store.startsWith("dir:")) throw new UsageError(`bad --store ${o.store} (r2 or dir:PATH)`);
     const dir = resolve(o.store.slice(4));
     if (!existsSync(dir)) throw new UsageError(`--store ${o.store}: no such directory`);
-    dirServer = await serveDirectory(dir);
+    dirServer = await serveDirectoryOverHttp(dir);
     vars.push(`STORE_PUBLIC_URL:http://127.0.0.1:${(dirServer.address() as AddressInfo).port}/`);
-    config = configWithoutR2(config);
+    withR2 = false;
   }
   if (o.origin) vars.push(`ORIGIN_URL:${o.origin}`);
   if (o.networks) vars.push(`NETWORKS:${o.networks}`);
   const secret = o.originSecret ?? process.env.LIGHTEDGE_ORIGIN_SECRET;
-  if (secret) vars.push(`ORIGIN_SECRET:${secret}`);
+  // The secret goes to wrangler in a .dev.vars file next to the config (mode 0600 in a 0700 temp
+  // directory), never as `--var` on a command line anyone can read in /proc/PID/cmdline.
+  const config = writeDevConfig(withR2, secret ? { ORIGIN_SECRET: secret } : {});
   const port = o.port === 0 ? await freePort() : o.port;
-  const args = [
-    join(repoRoot, "node_modules/wrangler/bin/wrangler.js"),
-    "dev",
-    "-c",
-    config,
-    "--port",
-    String(port),
-  ];
-  args.push(
-    "--ip",
-    "127.0.0.1",
-    "--show-interactive-dev-session=false",
-    "--log-level",
-    o.quiet ? "error" : "info",
-  );
-  if (o.persist) args.push("--persist-to", o.persist);
-  for (const v of vars) args.push("--var", v);
-  const child = spawn(process.execPath, args, {
+  const args = edgeDevArgs(config, port, o, vars);
+  const supervisor = createSupervisor();
+  const child = supervisor.spawn("wrangler", process.execPath, args, {
     cwd: repoRoot,
     stdio: o.quiet ? "ignore" : "inherit",
     env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
   });
   const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-    }
+  let cleaned = false;
+  const cleanUp = () => {
+    if (cleaned) return;
+    cleaned = true;
     dirServer?.closeAllConnections();
     dirServer?.close();
-    if (config !== defaultConfig) rmSync(dirname(config), { recursive: true, force: true });
+    rmSync(config.dir, { recursive: true, force: true });
+  };
+  const failed = supervisor.failed.then(async (exit) => {
+    await supervisor.stop();
+    cleanUp();
+    return exit;
+  });
+  const stop = async () => {
+    await supervisor.stop();
+    cleanUp();
   };
   await waitHealthy(url, child).catch(async (err) => {
     await stop();
     throw err;
   });
-  return { url, child, stop };
+  return { url, child, failed, stop };
+}
+
+/** wrangler dev's arguments: no secret among them (see writeDevConfig). */
+export function edgeDevArgs(
+  config: { path: string },
+  port: number,
+  o: Pick<EdgeDevOptions, "quiet" | "persist">,
+  vars: readonly string[],
+): string[] {
+  const args = [join(repoRoot, "node_modules/wrangler/bin/wrangler.js"), "dev", "-c", config.path];
+  args.push("--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false");
+  args.push("--log-level", o.quiet ? "error" : "info");
+  // The config lives in a temp directory: keep wrangler's state where it was (the repo), not there.
+  args.push("--persist-to", o.persist ?? join(repoRoot, ".wrangler/state"));
+  for (const v of vars) args.push("--var", v);
+  return args;
 }
 
 export const command: Command = {
@@ -131,46 +137,46 @@ export const command: Command = {
       throw new UsageError(`bad --port ${values.port}`);
     const edge = await startEdgeDev({ ...values, port } as EdgeDevOptions);
     process.stdout.write(`edge listening on ${edge.url}\n`);
-    const stop = () => void edge.stop();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-    return await new Promise<number>((r) => edge.child.once("exit", (code) => r(code ?? 0)));
+    const stopped = new Promise<number>((resolve) => {
+      const stop = () => void edge.stop().then(() => resolve(0));
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      process.once("SIGHUP", stop);
+    });
+    const died = edge.failed.then((exit) => {
+      process.stderr.write(
+        `lightedge edge: ${exit.name} exited (${exit.signal ?? `code ${exit.code}`}); stopped everything\n`,
+      );
+      return 1;
+    });
+    return await Promise.race([stopped, died]);
   },
 };
 
-/** The directory store over HTTP GET with single byte ranges: what the public-URL reader needs. */
-async function serveDirectory(dir: string): Promise<Server> {
-  const server = createServer((req, res) => {
-    const path = resolve(dir, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.slice(1)));
-    if (!path.startsWith(dir + sep) || !existsSync(path) || !statSync(path).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    const size = statSync(path).size;
-    const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "");
-    const start = m ? Number(m[1]) : 0;
-    const end = m ? Math.min(m[2] ? Number(m[2]) : size - 1, size - 1) : size - 1;
-    const headers: Record<string, string> = {
-      "content-length": String(end - start + 1),
-      etag: `"${size}-${statSync(path).mtimeMs}"`,
-    };
-    if (m) headers["content-range"] = `bytes ${start}-${end}/${size}`;
-    res.writeHead(m ? 206 : 200, headers);
-    if (req.method === "HEAD") res.end();
-    else createReadStream(path, { start, end }).pipe(res);
+/**
+ * wrangler.toml copied into a fresh 0700 temp directory (its `main` made absolute), without the R2
+ * binding when the store is a directory (the worker then reads STORE_PUBLIC_URL), and the given
+ * secrets in a 0600 `.dev.vars` beside it, where wrangler dev reads them (its getVarsForDev).
+ */
+export function writeDevConfig(
+  withR2: boolean,
+  secrets: Record<string, string>,
+): { dir: string; path: string } {
+  let toml = readFileSync(join(repoRoot, "wrangler.toml"), "utf8").replace(
+    /^main = "(.*)"$/m,
+    (_l, main: string) => `main = ${JSON.stringify(join(repoRoot, main))}`,
+  );
+  if (!withR2) toml = toml.replace(/\[\[r2_buckets\]\][^[]*/s, "");
+  const dir = mkdtempSync(join(tmpdir(), "lightedge-edge-"));
+  const path = join(dir, "wrangler.toml");
+  writeFileSync(path, toml);
+  const lines = Object.entries(secrets).map(([name, value]) => {
+    // dotenv single quotes take the value literally; a quote or newline could not round-trip.
+    if (/['\r\n]/.test(value)) throw new UsageError(`${name} must not contain quotes or newlines`);
+    return `${name}='${value}'\n`;
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return server;
-}
-
-/** wrangler.toml minus the R2 binding, so the worker reads STORE_PUBLIC_URL instead. */
-function configWithoutR2(path: string): string {
-  const toml = readFileSync(path, "utf8")
-    .replace(/\[\[r2_buckets\]\][^[]*/s, "")
-    .replace(/^main = "(.*)"$/m, (_l, main: string) => `main = ${JSON.stringify(join(repoRoot, main))}`);
-  const out = join(mkdtempSync(join(tmpdir(), "lightedge-edge-")), "wrangler.toml");
-  writeFileSync(out, toml);
-  return out;
+  writeFileSync(join(dir, ".dev.vars"), lines.join(""), { mode: 0o600 });
+  return { dir, path };
 }
 
 async function freePort(): Promise<number> {

@@ -53,25 +53,34 @@ export function detectFastCall(req: FastRequestHead): FastCall | undefined {
   const name = req.url.slice(PREFIX.length).split("?", 1)[0]!;
   const stream = STREAMS.has(name);
   if (!stream && !UNARY.has(name)) return undefined;
-  const rpc = name as FastRpc;
+  const protocol = detectProtocol(req, stream);
+  return protocol === undefined ? undefined : { rpc: name as FastRpc, protocol };
+}
+
+/**
+ * The protocol of a binary, uncompressed request to a method with one input message (`stream`:
+ * server-streaming) that can be answered here; undefined for JSON, gRPC-web-text, compressed
+ * requests, gRPC over HTTP/1 (no trailers) or a Connect protocol that does not fit the method.
+ */
+export function detectProtocol(req: FastRequestHead, stream: boolean): FastProtocol | undefined {
   const type = header(req.headers, "content-type") ?? null;
   const grpcEncoding = header(req.headers, "grpc-encoding");
   const grpc = parseGrpc(type);
   if (grpc !== undefined) {
     // Trailers need HTTP/2 (gRPC over HTTP/1.1 stays with connect-node).
     if (!grpc.binary || req.httpVersionMajor !== 2 || compressed(grpcEncoding)) return undefined;
-    return { rpc, protocol: "grpc" };
+    return "grpc";
   }
   const web = parseGrpcWeb(type);
   if (web !== undefined) {
     if (!web.binary || web.text || compressed(grpcEncoding)) return undefined;
-    return { rpc, protocol: "grpc-web" };
+    return "grpc-web";
   }
   const connect = parseConnect(type);
   if (connect === undefined || !connect.binary || connect.stream !== stream) return undefined;
   const encoding = header(req.headers, stream ? "connect-content-encoding" : "content-encoding");
   if (compressed(encoding)) return undefined;
-  return { rpc, protocol: stream ? "connect-stream" : "connect-unary" };
+  return stream ? "connect-stream" : "connect-unary";
 }
 
 export function isRangeRpc(rpc: FastRpc): rpc is FastRangeRpc {

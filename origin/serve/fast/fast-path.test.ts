@@ -111,14 +111,27 @@ describe.each(FRAMED)("the fast path over %s", (protocol) => {
     }
   });
 
-  it("refuses a range above the tip whole with OutOfRange, and bad requests with InvalidArgument", async () => {
+  it("streams a range that runs past the tip up to the tip, then OutOfRange (lightwalletd); bad requests are InvalidArgument", async () => {
     const tip = stack.indexer.view.tip()!.height;
-    const above = await both(protocol, "GetBlockRange", range(1, tip + 1));
+    const frameCount = (r: { body: Buffer }) =>
+      [...decodeFrames(r.body)].length - (protocol === "grpc" ? 0 : 1);
+    const outOfRange = protocol === "connect-stream" ? "out_of_range" : String(Code.OutOfRange);
+    const above = await both(protocol, "GetBlockRange", range(tip - 2, tip + 5));
     expectSame(above);
-    expect(statusOf(protocol, above.fast)).toBe(
-      protocol === "connect-stream" ? "out_of_range" : String(Code.OutOfRange),
+    expect(statusOf(protocol, above.fast)).toBe(outOfRange);
+    expect(frameCount(above.fast)).toBe(3);
+    // Descending from above the tip: the first block asked for is missing, so none is sent.
+    const down = await both(protocol, "GetBlockRange", range(tip + 5, tip - 2));
+    expectSame(down);
+    expect(statusOf(protocol, down.fast)).toBe(outOfRange);
+    expect(frameCount(down.fast)).toBe(0);
+    const filtered = await both(
+      protocol,
+      "GetBlockRangeNullifiers",
+      range(tip - 1, tip + 1, [PoolType.SAPLING]),
     );
-    expect([...decodeFrames(above.fast.body)].length).toBe(protocol === "grpc" ? 0 : 1);
+    expectSame(filtered);
+    expect(frameCount(filtered.fast)).toBe(2);
     const noEnd = toBinary(BlockRangeSchema, create(BlockRangeSchema, { start: { height: 1n } }));
     const bad = await both(protocol, "GetBlockRange", noEnd);
     expectSame(bad);

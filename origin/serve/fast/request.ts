@@ -1,10 +1,11 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type DescMessage, fromBinary, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { parseTimeout as parseConnectTimeout } from "@connectrpc/connect/protocol-connect";
 import { parseTimeout as parseGrpcTimeout } from "@connectrpc/connect/protocol-grpc";
 import { LightedgeError } from "../../../proto/errors.ts";
 import { FLAG_DATA, FRAME_HEADER_BYTES } from "../../../proto/frame.ts";
+import { decodeStrict } from "../../../proto/strict-decode.ts";
 import type { FastProtocol } from "./detect.ts";
 
 /**
@@ -62,23 +63,33 @@ export function unwrapEnvelope(body: Uint8Array, rpc: string): Uint8Array {
       Code.Unimplemented,
     );
   }
-  // Only uncompressed data frames reach the fast path (detect.ts refuses encoded requests).
-  if (body[0] !== FLAG_DATA) {
-    throw new ConnectError(`protocol error: unexpected envelope flag ${body[0]}`, Code.InvalidArgument);
+  // Only uncompressed data frames reach here (detect.ts refuses encoded requests).
+  const flag = body[0]!;
+  if (flag !== FLAG_DATA) {
+    const what =
+      flag & 0x80
+        ? "a request frame with the trailer flag (0x80)"
+        : flag & 0x01
+          ? "a compressed request frame without a message encoding"
+          : `a request frame with flags 0x${flag.toString(16).padStart(2, "0")}`;
+    throw new ConnectError(`protocol error: ${what}`, Code.InvalidArgument);
   }
   return body.subarray(FRAME_HEADER_BYTES);
 }
 
 const kindOf = (rpc: string) => (rpc.startsWith("GetBlockRange") ? "server-streaming" : "unary");
 
-/** Decodes the request message; bytes that do not parse are the caller's error (InvalidArgument). */
+/**
+ * Decodes the request message; bytes that do not parse, or a known field in the wrong wire type,
+ * are the caller's error (InvalidArgument).
+ */
 export function decodeRequest<Desc extends DescMessage>(
   schema: Desc,
   bytes: Uint8Array,
   rpc: string,
 ): MessageShape<Desc> {
   try {
-    return fromBinary(schema, bytes);
+    return decodeStrict(schema, bytes);
   } catch (cause) {
     throw new LightedgeError("bad-request", rpc, `${rpc}: cannot decode ${schema.name}`, { cause });
   }

@@ -1,4 +1,5 @@
 import type { connectNodeAdapter } from "@connectrpc/connect-node";
+import { clampDeadlineHeaders } from "../deadline.ts";
 import { detectFastCall } from "./detect.ts";
 import type { FastResponse } from "./output.ts";
 import { type FastDeps, serveFastCall } from "./serve-call.ts";
@@ -12,6 +13,8 @@ type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
  */
 export function withFastPath(deps: FastDeps, fallback: NodeHandlerFn): NodeHandlerFn {
   return (req, res) => {
+    // Timers cannot take deadlines above 2^31−1 ms: clamp before either path reads them.
+    clampDeadlineHeaders(req.headers);
     const call = detectFastCall(req);
     if (call === undefined) {
       fallback(req, res);

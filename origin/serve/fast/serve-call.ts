@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { FRAME_HEADER_BYTES } from "../../../proto/frame.ts";
 import type { ChainView } from "../../index/chain-view.ts";
+import { clampTimerMs } from "../deadline.ts";
 import { type ErrorLog, rpcError } from "../rpc-errors.ts";
 import type { RpcObserver } from "../serve-metrics.ts";
 import { type FastBlockRpc, type FastCall, isRangeRpc } from "./detect.ts";
@@ -69,7 +70,7 @@ function createCallLifetime(rpc: string, res: FastResponse) {
       if (ms === undefined) return;
       const expire = () =>
         controller.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
-      timer = setTimeout(expire, ms);
+      timer = setTimeout(expire, clampTimerMs(ms));
     },
     /** Before the response ends: its own 'close' then is no client going away. */
     dispose() {

@@ -20,23 +20,28 @@ export function rangeFrames(
   signal: AbortSignal,
 ): AsyncIterable<Uint8Array> {
   const plan = planBlockRange({ chain }, rpc, decodeRequest(BlockRangeSchema, request, rpc));
-  const { project } = plan;
-  if (project === undefined) return chain.blockFrames(plan.projection, plan.from, plan.to, { signal });
+  const { project, after } = plan;
+  if (project === undefined && after === undefined)
+    return chain.blockFrames(plan.projection, plan.from, plan.to, { signal });
   return (async function* () {
-    for await (const block of chain.blocks(plan.projection, plan.from, plan.to, { signal })) {
-      const filtered = project(fromBinary(CompactBlockSchema, frameMessage(block.frame)));
-      yield encodeFrame(toBinary(CompactBlockSchema, filtered));
+    if (project === undefined) yield* chain.blockFrames(plan.projection, plan.from, plan.to, { signal });
+    else {
+      for await (const block of chain.blocks(plan.projection, plan.from, plan.to, { signal })) {
+        const filtered = project(fromBinary(CompactBlockSchema, frameMessage(block.frame)));
+        yield encodeFrame(toBinary(CompactBlockSchema, filtered));
+      }
     }
+    // A range past the tip: the blocks up to it, then OutOfRange (block-range.ts rangeBounds).
+    if (after !== undefined && !signal.aborted) throw after;
   })();
 }
 
-/** The stored frame of GetBlock (full projection) or GetBlockNullifiers (blocks.ts `blockFrame`). */
+/** The frame of GetBlock or GetBlockNullifiers (blocks.ts `blockFrame`). */
 export function singleFrame(
   chain: ChainView,
   rpc: FastBlockRpc,
   request: Uint8Array,
   signal: AbortSignal,
 ): Promise<Uint8Array> {
-  const projection = rpc === "GetBlock" ? "full" : "nullifiers";
-  return blockFrame({ chain }, rpc, projection, decodeRequest(BlockIDSchema, request, rpc), signal);
+  return blockFrame({ chain }, rpc, decodeRequest(BlockIDSchema, request, rpc), signal);
 }

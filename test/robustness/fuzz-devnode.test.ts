@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { startDevnodeProcess } from "./devnode-process.ts";
+import { describeDevnodeFinding, runDevnodeFuzz } from "./fuzz-devnode.ts";
+
+/** Bounded, seeded runs of the dev-node fuzzer against `lightedge devnode` in its own process. */
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await stop?.();
+  stop = undefined;
+});
+
+describe("the dev node under fuzzed requests", () => {
+  it("answers 2000 seeded JSON-RPC calls, batches and malformed bodies with JSON, never a crash or hang", async () => {
+    const dev = await startDevnodeProcess(30, "fuzz-devnode");
+    stop = dev.stop;
+    const { findings } = await runDevnodeFuzz({
+      url: dev.url,
+      cases: 2000,
+      seed: 1,
+      tip: 29,
+      control: false,
+      timeoutMs: 5000,
+    });
+    expect(findings.map(describeDevnodeFinding)).toEqual([]);
+  }, 60_000);
+
+  // Known dev-node failures, reported for its owner (origin/devnode is not changed here):
+  // `/control/fail {"status":999}` is served as HTTP 999 and `{"status":"x"}` then any JSON-RPC call
+  // kills the process (ERR_HTTP_INVALID_STATUS_CODE
+  // in devnode/server.ts answerRpc); `/control/mine {"blocks":100000}` and `/control/mempool
+  // {"count":100000}` block its event loop for many seconds (no bound on counts). it.fails turns red
+  // once they are fixed: then make it a plain `it`.
+  it.fails("answers its control API as well (fails today: see above)", async () => {
+    const dev = await startDevnodeProcess(30, "fuzz-devnode-control");
+    stop = dev.stop;
+    const { findings } = await runDevnodeFuzz({
+      url: dev.url,
+      cases: 1500,
+      seed: 2,
+      tip: 29,
+      control: true,
+      timeoutMs: 3000,
+    });
+    expect(findings.map(describeDevnodeFinding)).toEqual([]);
+  }, 60_000);
+});
