@@ -15,6 +15,7 @@ async function rpc(node: DevNode, method: string, params: unknown[]) {
     method: "POST",
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
+  // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC results are read field by field in assertions
   return (await res.json()) as { result?: any; error?: { code: number; message: string } };
 }
 const result = async (node: DevNode, method: string, params: unknown[]) => {
