@@ -20,13 +20,17 @@ getaddresstxids, getaddressbalance, getaddressutxos), for tests, demos, benches 
   --cookie FILE       write a zebrad-style cookie file and require it
 
 Synthetic chains are NOT real chain data: v4/v5/v6 transactions with dummy proofs and signatures,
-real hashes, merkle roots and tree sizes; tree states and subtree roots have the right shape and
-sizes but dummy node values. Header hashes chain sequentially, so the served tip grows while the
-node hashes a long chain at start-up (about 1,000 blocks/s).
+but real hashes, merkle roots, valid compact fields (canonical commitments and nullifiers, real curve
+points as ephemeral keys) and tree states computed from the chain's own commitments (Sapling;
+Orchard and Ironwood with the Orchard hash), on a worker thread from the first tree request on.
+Header hashes chain sequentially, so the served tip grows while the node hashes a long chain at
+start-up (about 1,000 blocks/s). A corpus run answers z_gettreestate also at --from − 1; see
+origin/devnode/README.md for its start frontier and subtree list.
 
-Control API on the same port (JSON, no auth): GET /control/state; POST /control/mine {"blocks":k},
-/control/reorg {"depth":d}, /control/mempool {"count":n}|{"hex":[...]}, /control/stall
-{"ms":t,"requests"?:n}, /control/fail {"status"|"code"|"close",...,"requests"?:n},
+Control API on the same port (JSON, no auth): GET /control/state; POST /control/mine
+{"blocks":k,"perBlock"?:n} (blocks follow the consensus rules of their height), /control/reorg
+{"depth":d}, /control/mempool {"count":n}|{"hex":[...]} (stage raw transactions for the next block),
+/control/stall {"ms":t,"requests"?:n}, /control/fail {"status"|"code"|"close",...,"requests"?:n},
 /control/syncing {"behind":n}, /control/clear.
 `;
 
