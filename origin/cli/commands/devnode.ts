@@ -18,6 +18,7 @@ getaddresstxids, getaddressbalance, getaddressutxos), for tests, demos, benches 
   --seed S            …from this seed (same seed, same chain)
   --user U --password W   require HTTP basic auth
   --cookie FILE       write a zebrad-style cookie file and require it
+  --warm-trees        compute tree states from start-up on (default: from the first tree request)
 
 Synthetic chains are NOT real chain data: v4/v5/v6 transactions with dummy proofs and signatures,
 but real hashes, merkle roots, valid compact fields (canonical commitments and nullifiers, real curve
@@ -42,24 +43,23 @@ function int(name: string, v: string | undefined): number {
 }
 
 function options(argv: string[]): DevNodeOptions {
-  const { values: v } = parseArgs({
-    args: argv,
-    options: Object.fromEntries(
-      [
-        "port",
-        "host",
-        "corpus",
-        "network",
-        "from",
-        "to",
-        "synthetic",
-        "seed",
-        "user",
-        "password",
-        "cookie",
-      ].map((k) => [k, { type: "string" }]),
-    ) as Record<string, { type: "string" }>,
-  });
+  const strings = Object.fromEntries(
+    [
+      "port",
+      "host",
+      "corpus",
+      "network",
+      "from",
+      "to",
+      "synthetic",
+      "seed",
+      "user",
+      "password",
+      "cookie",
+    ].map((k) => [k, { type: "string" }]),
+  ) as Record<string, { type: "string" }>;
+  const { values } = parseArgs({ args: argv, options: { ...strings, "warm-trees": { type: "boolean" } } });
+  const v = values as Record<string, string | undefined>;
   const network = v.network as Network | undefined;
   if (network !== undefined && !["mainnet", "testnet", "regtest"].includes(network))
     throw new UsageError(`bad --network ${network}`);
@@ -78,6 +78,7 @@ function options(argv: string[]): DevNodeOptions {
     throw new UsageError("--user and --password go together");
   if (v.user !== undefined) o.auth = { user: v.user, password: v.password! };
   if (v.cookie !== undefined) o.cookieFile = v.cookie;
+  if (values["warm-trees"] === true) o.warmTrees = true;
   return o;
 }
 
