@@ -1,3 +1,4 @@
+import { LightedgeError } from "../../proto/errors.ts";
 import { type LegacyTree, legacyTreeSize, parseFinalState } from "../../proto/treestate/legacy-tree.ts";
 import { SUBTREE_LEAF_COUNT as SUBTREE_LEAVES } from "../../proto/treestate/subtree-reader.ts";
 import type { Pool } from "./commitments.ts";
@@ -103,7 +104,11 @@ export function planStart(p: PlanInput): StartPlan {
     } else hi = Math.min(hi, full - 1 - A(to));
   }
   if (lo > hi)
-    throw new Error(`devnode: the corpus's ${pool} tree sizes and subtree heights disagree around ${from}`);
+    throw new LightedgeError(
+      "corrupt",
+      "devnode.corpus",
+      `devnode: the corpus's ${pool} tree sizes and subtree heights disagree around ${from}`,
+    );
   const below = points.filter(([h]) => h < from).sort((a, b) => b[0] - a[0])[0];
   const above = points.filter(([h]) => h >= from).sort((a, b) => a[0] - b[0])[0];
   let estimate = lo;
