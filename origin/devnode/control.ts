@@ -25,17 +25,16 @@ export function control(
   path: string,
   body: Record<string, unknown>,
 ): unknown {
-  const n = (v: unknown, dflt: number) =>
-    typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : dflt;
+  const n = (key: keyof typeof LIMITS, dflt: number) => boundedInt(body, key, dflt);
   switch (path) {
     case "/control/state":
       return describe(state, faults);
     case "/control/mine": {
       const pool = [...state.mempool.entries()];
       const first = state.chain.tip() + 1;
-      const per = n(body.perBlock, 0) || Math.max(1, pool.length);
+      const per = n("perBlock", 0) || Math.max(1, pool.length);
       state.chain.mine(
-        n(body.blocks, 1),
+        n("blocks", 1),
         pool.map(([, raw]) => raw),
         per,
       );
@@ -50,27 +49,27 @@ export function control(
       return describe(state, faults);
     }
     case "/control/reorg":
-      state.chain.reorg(n(body.depth, 1));
+      state.chain.reorg(n("depth", 1));
       state.chain.hashAt(state.chain.tip());
       return describe(state, faults);
     case "/control/mempool":
       return { added: addMempool(state, body) };
     case "/control/stall":
-      faults.stall(n(body.ms, 1000), typeof body.requests === "number" ? body.requests : undefined);
+      faults.stall(n("ms", 1000), optionalInt(body, "requests"));
       return describe(state, faults);
     case "/control/fail":
       faults.fail(
         {
-          status: body.status as number | undefined,
-          code: body.code as number | undefined,
-          message: body.message as string | undefined,
+          status: optionalInt(body, "status"),
+          code: optionalInt(body, "code"),
+          message: optionalText(body, "message"),
           close: body.close === true,
         },
-        typeof body.requests === "number" ? body.requests : undefined,
+        optionalInt(body, "requests"),
       );
       return describe(state, faults);
     case "/control/syncing":
-      state.behind = n(body.behind, 0);
+      state.behind = n("behind", 0);
       return describe(state, faults);
     case "/control/clear":
       faults.clear();
@@ -81,17 +80,64 @@ export function control(
   }
 }
 
+/**
+ * Bounds on control inputs. The dev node is one event loop: mining 100,000 blocks in one call held
+ * it for many seconds (every JSON-RPC client then timed out), and an HTTP status outside 100–599
+ * made Node throw while answering the next JSON-RPC call. A value out of bounds is a 400, never a
+ * clamp, so a test that asks for too much learns it at once.
+ */
+const LIMITS = {
+  blocks: [0, 10_000],
+  perBlock: [0, 10_000],
+  depth: [0, 10_000],
+  count: [0, 1_000],
+  ms: [0, 600_000],
+  behind: [0, 100_000_000],
+  requests: [0, 1_000_000_000],
+  status: [100, 599],
+  code: [-(2 ** 31), 2 ** 31 - 1],
+} as const;
+
+/** Most transactions one `/control/mempool {"hex":[…]}` call admits. */
+const MAX_HEX_TXS = 1_000;
+
+function boundedInt(body: Record<string, unknown>, key: keyof typeof LIMITS, dflt: number): number {
+  return optionalInt(body, key) ?? dflt;
+}
+
+function optionalInt(body: Record<string, unknown>, key: keyof typeof LIMITS): number | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  const [min, max] = LIMITS[key];
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min || v > max)
+    throw new RpcFault(-8, `${key} must be an integer from ${min} to ${max}`);
+  return v;
+}
+
+function optionalText(body: Record<string, unknown>, key: string): string | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string" || v.length > 1_000)
+    throw new RpcFault(-8, `${key} must be a string of ≤ 1000 characters`);
+  return v;
+}
+
 let mempoolCounter = 0;
 
 function addMempool(state: NodeState, body: Record<string, unknown>): string[] {
+  if (body.hex !== undefined && !Array.isArray(body.hex))
+    throw new RpcFault(-8, "hex must be an array of raw transactions in hex");
   if (Array.isArray(body.hex)) {
+    if (body.hex.length > MAX_HEX_TXS)
+      throw new RpcFault(-8, `hex: at most ${MAX_HEX_TXS} transactions per call`);
     const hexes = body.hex.map(String);
     const bad = hexes.findIndex((h) => !/^([0-9a-fA-F]{2})+$/.test(h));
     if (bad >= 0) throw new RpcFault(-22, `hex[${bad}] is not hex`);
     return hexes.map((h) => admitTransaction(state, Uint8Array.from(Buffer.from(h, "hex"))));
   }
   const ids: string[] = [];
-  for (let i = 0; i < (typeof body.count === "number" ? body.count : 1); i++) {
+  const count = boundedInt(body, "count", 1);
+  for (let i = 0; i < count; i++) {
     const raw = generated(state);
     const id = displayHex(computeTxid(raw));
     state.mempool.set(id, raw);

@@ -24,13 +24,7 @@ describe("the dev node under fuzzed requests", () => {
     expect(findings.map(describeDevnodeFinding)).toEqual([]);
   }, 60_000);
 
-  // Known dev-node failures, reported for its owner (origin/devnode is not changed here):
-  // `/control/fail {"status":999}` is served as HTTP 999 and `{"status":"x"}` then any JSON-RPC call
-  // kills the process (ERR_HTTP_INVALID_STATUS_CODE
-  // in devnode/server.ts answerRpc); `/control/mine {"blocks":100000}` and `/control/mempool
-  // {"count":100000}` block its event loop for many seconds (no bound on counts). it.fails turns red
-  // once they are fixed: then make it a plain `it`.
-  it.fails("answers its control API as well (fails today: see above)", async () => {
+  it("answers its control API as well: bounded inputs, typed 400s, never a crash or a stalled loop", async () => {
     const dev = await startDevnodeProcess(30, "fuzz-devnode-control");
     stop = dev.stop;
     const { findings } = await runDevnodeFuzz({
