@@ -3,6 +3,7 @@ import { toConnectError } from "../proto/errors.ts";
 import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
 import { serveObject } from "./http/objects.ts";
+import { parseDeadlineMs, startDeadline } from "./rpc/deadline.ts";
 import { dispatchRpc } from "./rpc/dispatch.ts";
 import { type EdgeServices, servicesFor } from "./services.ts";
 import { errorResponse } from "./wire/end-stream.ts";
@@ -42,7 +43,9 @@ async function rpc(env: Env, prefix: string | undefined, method: string, req: Re
   const detected = detectProtocol(req);
   if (detected === undefined) return new Response("unsupported protocol or content type\n", { status: 415 });
   try {
-    return await dispatchRpc(s, network, method, req, detected);
+    // The client's deadline (grpc-timeout / connect-timeout-ms) bounds every wait of the call.
+    const deadline = startDeadline(method, parseDeadlineMs(detected.protocol, req.headers));
+    return await dispatchRpc(s, network, method, req, detected, deadline);
   } catch (err) {
     return errorResponse(detected.protocol, toConnectError(method, err, s.log));
   }

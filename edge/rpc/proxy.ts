@@ -1,4 +1,11 @@
-import { type Client, createClient, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import {
+  type Client,
+  Code,
+  ConnectError,
+  createClient,
+  type HandlerContext,
+  type ServiceImpl,
+} from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
 import { CompactTxStreamer } from "../../proto/index.ts";
@@ -7,6 +14,22 @@ import { checkAddresses, checkExclude } from "./limits.ts";
 
 type Impl = ServiceImpl<typeof CompactTxStreamer>;
 type OriginApi = Client<typeof CompactTxStreamer>;
+type CallOpts = { signal: AbortSignal; timeoutMs?: number };
+
+/**
+ * The origin call's options: the client's signal and its remaining deadline, which connect-web
+ * sends on as connect-timeout-ms so the origin bounds its node calls (and retries) by it.
+ */
+function callOpts(ctx: HandlerContext): CallOpts {
+  const timeoutMs = ctx.timeoutMs();
+  return timeoutMs === undefined ? { signal: ctx.signal } : { signal: ctx.signal, timeoutMs };
+}
+
+/** The DeadlineExceeded a call ends with once its deadline passed (whatever the origin call threw). */
+function pastDeadline(ctx: HandlerContext): ConnectError | undefined {
+  const reason: unknown = ctx.signal.reason;
+  return reason instanceof ConnectError && reason.code === Code.DeadlineExceeded ? reason : undefined;
+}
 
 /** A typed Connect client of the origin (binary Connect over the secret-carrying fetch). */
 export function createOriginApi(origin: OriginClient, baseUrl: string): OriginApi {
@@ -33,28 +56,28 @@ export function proxiedMethods(
   const unary =
     <I, O>(
       rpc: string,
-      call: (a: OriginApi, req: I, opts: { signal: AbortSignal }) => Promise<O>,
+      call: (a: OriginApi, req: I, opts: CallOpts) => Promise<O>,
       check?: (req: I) => void,
     ) =>
     async (req: I, ctx: HandlerContext): Promise<O> => {
       try {
         check?.(req);
-        return await call(need(rpc), req, { signal: ctx.signal });
+        return await call(need(rpc), req, callOpts(ctx));
       } catch (err) {
-        throw toConnectError(rpc, err, log);
+        throw toConnectError(rpc, pastDeadline(ctx) ?? err, log);
       }
     };
   const stream = <I, O>(
     rpc: string,
-    call: (a: OriginApi, req: I, opts: { signal: AbortSignal }) => AsyncIterable<O>,
+    call: (a: OriginApi, req: I, opts: CallOpts) => AsyncIterable<O>,
     check?: (req: I) => void,
   ) =>
     async function* (req: I, ctx: HandlerContext): AsyncGenerator<O> {
       try {
         check?.(req);
-        yield* call(need(rpc), req, { signal: ctx.signal });
+        yield* call(need(rpc), req, callOpts(ctx));
       } catch (err) {
-        throw toConnectError(rpc, err, log);
+        throw toConnectError(rpc, pastDeadline(ctx) ?? err, log);
       }
     };
   return {

@@ -6,8 +6,11 @@
  */
 export interface ResponseSink {
   readonly readable: ReadableStream<Uint8Array>;
-  /** Pipes a native body into the response; resolves when it is fully sent. */
-  pipe(body: ReadableStream<Uint8Array>): Promise<void>;
+  /**
+   * Pipes a native body into the response; resolves when it is fully sent. `signal` stops the pipe
+   * (cancelling the body) but leaves the response open for the end-of-stream bytes.
+   */
+  pipe(body: ReadableStream<Uint8Array>, signal?: AbortSignal): Promise<void>;
   write(bytes: Uint8Array): Promise<void>;
   close(): Promise<void>;
   /** Ends the response with an error (the client sees a truncated stream). */
@@ -20,7 +23,11 @@ export function createResponseSink(length?: number): ResponseSink {
   const writable = stream.writable;
   return {
     readable: stream.readable,
-    pipe: (body) => body.pipeTo(writable, { preventClose: true }),
+    pipe: (body, signal) =>
+      body.pipeTo(
+        writable,
+        signal === undefined ? { preventClose: true } : { preventClose: true, preventAbort: true, signal },
+      ),
     async write(bytes) {
       const writer = writable.getWriter();
       try {
