@@ -1,14 +1,17 @@
+import type { DescMessage } from "@bufbuild/protobuf";
 import { createConnectRouter } from "@connectrpc/connect";
 import { createFetchHandler } from "@connectrpc/connect/protocol";
 import { LightedgeError } from "../../proto/errors.ts";
+import { CompactTxStreamer } from "../../proto/index.ts";
 import { serveBlockRange } from "../blocks/block-range.ts";
 import { serveGetBlock } from "../blocks/get-block.ts";
 import type { EdgeServices } from "../services.ts";
 import { connectGetToPost, GET_METHODS } from "../wire/connect-get.ts";
 import { viaGrpcWebText } from "../wire/grpc-web-text.ts";
 import type { DetectedProtocol, WireProtocol } from "../wire/protocol.ts";
+import { checkedRouterRequest } from "../wire/request.ts";
 import { createChainInfo } from "./chain-info.ts";
-import { type Deadline, timeoutHeaderOf } from "./deadline.ts";
+import { beforeDeadline, type Deadline, timeoutHeaderOf } from "./deadline.ts";
 import { MAX_RPC_REQUEST_BYTES } from "./limits.ts";
 import { registerRoutes } from "./router.ts";
 
@@ -46,6 +49,7 @@ export async function dispatchRpc(
       throw new LightedgeError("bad-request", "edge.dispatch", "this method is not available over GET");
     routed = connectGetToPost(req);
   }
+  if (detected.binary) routed = await checkedForRouter(routed, detected.protocol, method, deadline);
   // The router's handlers run their own deadline from the header: hand them the clamped value,
   // never the client's raw one (a timer given ≥ 2³¹ ms fires at once).
   routed = withTimeoutHeader(routed, detected.protocol, deadline.remainingMs());
@@ -55,6 +59,27 @@ export async function dispatchRpc(
   // Answers may change with the tip: cacheable, but only for as long as the head is.
   headers.set("cache-control", `public, max-age=${Math.max(1, Math.floor(s.config.headCacheMs / 1000))}`);
   return new Response(res.body, { status: res.status, headers });
+}
+
+/** Input schemas of the methods with a single request message (client streams are refused anyway). */
+const inputOf = new Map<string, DescMessage>(
+  CompactTxStreamer.methods
+    .filter((m) => m.methodKind === "unary" || m.methodKind === "server_streaming")
+    .map((m) => [m.name, m.input]),
+);
+
+/** A binary request with its message checked for truncation and wire types before the router. */
+function checkedForRouter(
+  req: Request,
+  protocol: WireProtocol,
+  method: string,
+  deadline: Deadline,
+): Promise<Request> {
+  const schema = inputOf.get(method);
+  if (schema === undefined) return Promise.resolve(req);
+  // connect-get was turned into a Connect unary POST above.
+  const as = protocol === "connect-get" ? "connect-unary" : protocol;
+  return beforeDeadline(deadline.signal, checkedRouterRequest(req, as, schema, MAX_RPC_REQUEST_BYTES + 5));
 }
 
 /** The request with its deadline header replaced by the remaining, clamped time (if any). */
