@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { toConnectError } from "../proto/errors.ts";
+import { quoteInput } from "../proto/quote.ts";
 import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
 import { serveObject } from "./http/objects.ts";
@@ -39,7 +40,7 @@ async function rpc(env: Env, prefix: string | undefined, method: string, req: Re
   }
   const network = prefix ?? s.config.defaultNetwork;
   if (!s.config.networks.includes(network))
-    return new Response(`network ${network} is not served here\n`, { status: 404 });
+    return new Response(`network ${quoteInput(network)} is not served here\n`, { status: 404 });
   const detected = detectProtocol(req);
   if (detected === undefined) return new Response("unsupported protocol or content type\n", { status: 415 });
   try {

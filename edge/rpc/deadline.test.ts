@@ -3,9 +3,10 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeFrame } from "../../proto/frame.ts";
 import { BlockIDSchema, BlockRangeSchema, ChainSpecSchema } from "../../proto/index.ts";
+import { quoteInput } from "../../proto/quote.ts";
 import { clientsFor } from "../testing/clients.ts";
 import { type EdgeFixture, fetchWith, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
-import { MAX_DEADLINE_MS, parseDeadlineMs, quoteInput } from "./deadline.ts";
+import { MAX_DEADLINE_MS, parseDeadlineMs } from "./deadline.ts";
 
 const f = fixture as EdgeFixture;
 const URL_BASE = "https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer";

@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { parseTimeout as parseConnectTimeout } from "@connectrpc/connect/protocol-connect";
 import { parseTimeout as parseGrpcTimeout } from "@connectrpc/connect/protocol-grpc";
+import { quoteInput } from "../../proto/quote.ts";
 import type { WireProtocol } from "../wire/protocol.ts";
 
 /**
@@ -106,13 +107,4 @@ export function beforeDeadline<T>(signal: AbortSignal | undefined, work: Promise
       },
     );
   });
-}
-
-/** Longest piece of client input quoted back in a message (then "…"). */
-export const MAX_QUOTED_CHARS = 40;
-
-/** Client input as quoted in an error message: JSON-quoted, at most MAX_QUOTED_CHARS characters. */
-export function quoteInput(value: string): string {
-  const short = value.length > MAX_QUOTED_CHARS ? `${value.slice(0, MAX_QUOTED_CHARS)}…` : value;
-  return JSON.stringify(short);
 }

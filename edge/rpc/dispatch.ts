@@ -12,7 +12,7 @@ import type { DetectedProtocol, WireProtocol } from "../wire/protocol.ts";
 import { checkedRouterRequest } from "../wire/request.ts";
 import { createChainInfo } from "./chain-info.ts";
 import { beforeDeadline, type Deadline, timeoutHeaderOf } from "./deadline.ts";
-import { MAX_RPC_REQUEST_BYTES } from "./limits.ts";
+import { MAX_RPC_REQUEST_BYTES, maxRequestBytes } from "./limits.ts";
 import { registerRoutes } from "./router.ts";
 
 type Handler = (req: Request) => Promise<Response>;
@@ -79,7 +79,7 @@ function checkedForRouter(
   if (schema === undefined) return Promise.resolve(req);
   // connect-get was turned into a Connect unary POST above.
   const as = protocol === "connect-get" ? "connect-unary" : protocol;
-  return beforeDeadline(deadline.signal, checkedRouterRequest(req, as, schema, MAX_RPC_REQUEST_BYTES + 5));
+  return beforeDeadline(deadline.signal, checkedRouterRequest(req, as, schema, maxRequestBytes(method) + 5));
 }
 
 /** The request with its deadline header replaced by the remaining, clamped time (if any). */

@@ -10,7 +10,7 @@ import { createConnectTransport } from "@connectrpc/connect-web";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
 import { CompactTxStreamer } from "../../proto/index.ts";
 import type { OriginClient } from "../tail/origin-client.ts";
-import { checkAddresses, checkExclude } from "./limits.ts";
+import { checkAddress, checkAddresses, checkExclude } from "./limits.ts";
 
 type Impl = ServiceImpl<typeof CompactTxStreamer>;
 type OriginApi = Client<typeof CompactTxStreamer>;
@@ -83,12 +83,20 @@ export function proxiedMethods(
   return {
     getTransaction: unary("GetTransaction", (a, r, o) => a.getTransaction(r, o)),
     sendTransaction: unary("SendTransaction", (a, r, o) => a.sendTransaction(r, o)),
-    getTaddressTxids: stream("GetTaddressTxids", (a, r, o) => a.getTaddressTxids(r, o)),
-    getTaddressTransactions: stream("GetTaddressTransactions", (a, r, o) => a.getTaddressTransactions(r, o)),
+    getTaddressTxids: stream(
+      "GetTaddressTxids",
+      (a, r, o) => a.getTaddressTxids(r, o),
+      (r) => checkAddress(r.address, network),
+    ),
+    getTaddressTransactions: stream(
+      "GetTaddressTransactions",
+      (a, r, o) => a.getTaddressTransactions(r, o),
+      (r) => checkAddress(r.address, network),
+    ),
     getTaddressBalance: unary(
       "GetTaddressBalance",
       (a, r, o) => a.getTaddressBalance(r, o),
-      (r) => checkAddresses(r.addresses),
+      (r) => checkAddresses(r.addresses, network),
     ),
     getMempoolTx: stream(
       "GetMempoolTx",
@@ -102,12 +110,12 @@ export function proxiedMethods(
     getAddressUtxos: unary(
       "GetAddressUtxos",
       (a, r, o) => a.getAddressUtxos(r, o),
-      (r) => checkAddresses(r.addresses),
+      (r) => checkAddresses(r.addresses, network),
     ),
     getAddressUtxosStream: stream(
       "GetAddressUtxosStream",
       (a, r, o) => a.getAddressUtxosStream(r, o),
-      (r) => checkAddresses(r.addresses),
+      (r) => checkAddresses(r.addresses, network),
     ),
     ping: unary("Ping", (a, r, o) => a.ping(r, o)),
   };

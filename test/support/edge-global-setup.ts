@@ -45,8 +45,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     req.resume();
     req.on("end", () => {
       const timeout = req.headers["connect-timeout-ms"] ?? "none";
+      const error = { code: "failed_precondition", message: `connect-timeout-ms=${timeout}` };
+      if (req.headers["content-type"] === "application/connect+proto") {
+        // A Connect stream: 200 and one end-stream frame (flag 0x02) carrying the error.
+        const json = Buffer.from(JSON.stringify({ error }));
+        const head = Buffer.from([0x02, 0, 0, 0, 0]);
+        head.writeUInt32BE(json.length, 1);
+        res.writeHead(200, { "content-type": "application/connect+proto" });
+        res.end(Buffer.concat([head, json]));
+        return;
+      }
       res.writeHead(400, { "content-type": "application/json" });
-      res.end(JSON.stringify({ code: "failed_precondition", message: `connect-timeout-ms=${timeout}` }));
+      res.end(JSON.stringify(error));
     });
   });
   await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
