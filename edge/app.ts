@@ -6,6 +6,7 @@ import type { Env } from "./env.ts";
 import { serveObject } from "./http/objects.ts";
 import { parseDeadlineMs, startDeadline } from "./rpc/deadline.ts";
 import { dispatchRpc } from "./rpc/dispatch.ts";
+import { overRateLimit } from "./rpc/rate-limit.ts";
 import { type EdgeServices, servicesFor } from "./services.ts";
 import { errorResponse } from "./wire/end-stream.ts";
 import { detectProtocol } from "./wire/protocol.ts";
@@ -44,6 +45,8 @@ async function rpc(env: Env, prefix: string | undefined, method: string, req: Re
   const detected = detectProtocol(req);
   if (detected === undefined) return new Response("unsupported protocol or content type\n", { status: 415 });
   try {
+    const limited = await overRateLimit(env, method, req.headers, s.config.rateLimitPeriodSeconds);
+    if (limited !== undefined) return errorResponse(detected.protocol, limited);
     // The client's deadline (grpc-timeout / connect-timeout-ms) bounds every wait of the call.
     const deadline = startDeadline(method, parseDeadlineMs(detected.protocol, req.headers));
     return await dispatchRpc(s, network, method, req, detected, deadline);

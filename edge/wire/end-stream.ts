@@ -26,7 +26,7 @@ export function endOfStream(protocol: WireProtocol, error?: ConnectError): Uint8
     return encodeFrame(trailerSerialize(setTrailerStatus(new Headers(), error)), FLAG_GRPC_WEB_TRAILER);
   }
   if (protocol === "connect-stream") {
-    const json = JSON.stringify(endStreamToJson(new Headers(), error, undefined));
+    const json = JSON.stringify(endStreamToJson(error?.metadata ?? new Headers(), error, undefined));
     return encodeFrame(new TextEncoder().encode(json), FLAG_CONNECT_END_STREAM);
   }
   return new Uint8Array(0);
@@ -39,14 +39,15 @@ export function errorResponse(protocol: WireProtocol, error: ConnectError): Resp
     const headers = setTrailerStatus(new Headers({ "content-type": contentTypeOf[protocol] }), error);
     return new Response(null, { status: 200, headers });
   }
+  // Error metadata (a retry hint) also travels as HTTP headers, where Connect unary puts it.
+  const headers = new Headers(error.metadata);
   if (protocol === "connect-stream") {
-    return new Response(endOfStream(protocol, error) as Uint8Array<ArrayBuffer>, {
-      status: 200,
-      headers: { "content-type": contentTypeOf[protocol] },
-    });
+    headers.set("content-type", contentTypeOf[protocol]);
+    return new Response(endOfStream(protocol, error) as Uint8Array<ArrayBuffer>, { status: 200, headers });
   }
+  headers.set("content-type", "application/json");
   return new Response(errorToJsonBytes(error, undefined) as Uint8Array<ArrayBuffer>, {
     status: codeToHttpStatus(error.code),
-    headers: { "content-type": "application/json" },
+    headers,
   });
 }
