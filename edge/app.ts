@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { toConnectError } from "../proto/errors.ts";
 import { quoteInput } from "../proto/quote.ts";
+import { noHeadWarning } from "./blocks/head-source.ts";
 import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
 import { serveObject } from "./http/objects.ts";
@@ -21,13 +22,31 @@ export const SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
 export function createApp(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.use("*", corsMiddleware);
-  app.get("/healthz", (c) => c.text("ok"));
+  app.get("/healthz", (c) => health(c.env));
   app.get("/v1/*", (c) => serveObject(servicesFor(c.env), c.req.raw));
   app.all(`/${SERVICE}/:method`, (c) => rpc(c.env, undefined, c.req.param("method"), c.req.raw));
   app.all(`/:network/${SERVICE}/:method`, (c) =>
     rpc(c.env, c.req.param("network"), c.req.param("method"), c.req.raw),
   );
   return app;
+}
+
+/**
+ * 200 "ok" while the worker runs, with a warning line per served network that has no head object
+ * (served, but nothing read from storage). Heads come from the cached head source.
+ */
+async function health(env: Env): Promise<Response> {
+  const lines = ["ok"];
+  try {
+    const s = servicesFor(env);
+    const heads = await Promise.all(s.config.networks.map((n) => s.heads.head(n).catch(() => undefined)));
+    s.config.networks.forEach((n, i) => {
+      if (heads[i] === null) lines.push(`warning: ${noHeadWarning(n)}`);
+    });
+  } catch (err) {
+    lines.push(`warning: edge misconfigured: ${String(err)}`);
+  }
+  return new Response(`${lines.join("\n")}\n`, { headers: { "content-type": "text/plain" } });
 }
 
 async function rpc(env: Env, prefix: string | undefined, method: string, req: Request): Promise<Response> {
