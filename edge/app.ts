@@ -22,6 +22,12 @@ export const SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
 export function createApp(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.use("*", corsMiddleware);
+  app.use("*", async (c, next) => {
+    const tooLarge = oversizedRequest(c.req.raw);
+    if (tooLarge !== undefined) return tooLarge;
+    await next();
+    return undefined;
+  });
   app.get("/healthz", (c) => health(c.env));
   app.get("/v1/*", (c) => serveObject(servicesFor(c.env), c.req.raw));
   app.all(`/${SERVICE}/:method`, (c) => rpc(c.env, undefined, c.req.param("method"), c.req.raw));
@@ -29,6 +35,26 @@ export function createApp(): Hono<{ Bindings: Env }> {
     rpc(c.env, c.req.param("network"), c.req.param("method"), c.req.raw),
   );
   return app;
+}
+
+/**
+ * Longest URL served: 16 KiB, Cloudflare's own URL limit (workers-platform.md), so `wrangler dev`
+ * (whose runtime answers 414 itself only from 64 KiB) behaves as production. No honest request
+ * comes near it: a Connect GET carries one small message.
+ */
+export const MAX_URL_BYTES = 16 * 1024;
+/** Total request header bytes served (names + values); the runtime passes up to 256 KiB on. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** 414 URI Too Long / 431 Request Header Fields Too Large (RFC 9110 §15.5.15, RFC 6585 §5). */
+function oversizedRequest(req: Request): Response | undefined {
+  if (req.url.length > MAX_URL_BYTES) return new Response("URI too long\n", { status: 414 });
+  let total = 0;
+  req.headers.forEach((value, name) => {
+    total += name.length + value.length;
+  });
+  if (total > MAX_HEADER_BYTES) return new Response("request header fields too large\n", { status: 431 });
+  return undefined;
 }
 
 /**
