@@ -8,13 +8,15 @@ import type { Scenario } from "../scenario.ts";
 
 /** Clients per server, as in the outside check that saw workerd grow from 160 to 749 MB. */
 const CLIENTS = 200;
+/** Of which stream clients (GetBlockRange); the rest call unary RPCs. */
+const STREAM_CLIENTS = 140;
 /** How often the servers' resident memory is sampled. */
 const SAMPLE_EVERY_MS = 5_000;
 
 /**
  * Soak: `soakSec` (default 10 min; `--soak-seconds S` to shorten) of mixed load, 200 closed-loop
  * clients on the edge (wrangler dev, what `lightedge edge` runs) and 200 on the origin at the same
- * time: 100-block and 1,000-block GetBlockRange streams (gRPC-web) interleaved with the unary RPCs
+ * time (per server 140 stream clients and 60 unary clients): 100-block and 1,000-block GetBlockRange streams (gRPC-web) interleaved with the unary RPCs
  * wallets call (GetLatestBlock, GetLightdInfo, GetBlock, GetBlockNullifiers, GetTreeState,
  * GetLatestTreeState; Connect). RSS of the edge's workerd processes and of the origin is sampled
  * every 5 s; growth is the end minus the level after warm-up (the first fifth of the run, at least
@@ -30,7 +32,7 @@ export const scenario: Scenario = {
     const scan = await ctx.fixtures.scan();
     const edge = await ctx.fixtures.edge("wrangler");
     const origin = await ctx.fixtures.origin();
-    const requests = mixedRequests(scan.firstHeight, scan.sealedTip);
+    const { streams, unaries } = mixedRequests(scan.firstHeight, scan.sealedTip);
     const servers = [
       { name: "edge", baseUrl: edge.url, rss: () => treeRss(edge.pid, /workerd/) },
       { name: "origin", baseUrl: origin.url, rss: () => treeRss(origin.pid) },
@@ -44,16 +46,22 @@ export const scenario: Scenario = {
     ctx.log(`soak: ${CLIENTS} clients on each of edge and origin for ${seconds} s`);
     let results: LoadResult[];
     try {
+      // Per server at once: stream clients (frames parsed, end status checked) and unary clients.
       results = await Promise.all(
-        servers.map((s) =>
-          runLoad({
-            baseUrl: s.baseUrl,
-            requests,
-            clients: CLIENTS,
-            durationMs: seconds * 1000,
-            countFrames: true,
-          }),
-        ),
+        servers.map(async (s) => {
+          const durationMs = seconds * 1000;
+          const [a, b] = await Promise.all([
+            runLoad({
+              baseUrl: s.baseUrl,
+              requests: streams,
+              clients: STREAM_CLIENTS,
+              durationMs,
+              countFrames: true,
+            }),
+            runLoad({ baseUrl: s.baseUrl, requests: unaries, clients: CLIENTS - STREAM_CLIENTS, durationMs }),
+          ]);
+          return merged(a, b);
+        }),
       );
     } finally {
       clearInterval(timer);
@@ -78,7 +86,7 @@ export const scenario: Scenario = {
         scenario: `soak ${s.name}`,
         metric: `RSS growth after warm-up, ${seconds} s × ${CLIENTS} clients (MiB)`,
         value: growth.growthMiB,
-        note: `${growth.afterWarmupMiB} → ${growth.endMiB} MiB (peak ${round(Math.max(...series), 1)}), ${r.requests} requests, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, ${r.errors} errors`,
+        note: `${growth.afterWarmupMiB} → ${growth.endMiB} MiB (peak ${round(Math.max(...series), 1)}), ${r.requests} requests, stream p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, ${r.errors} errors`,
       });
       ctx.log(
         `soak ${s.name}: RSS ${series.map((v) => Math.round(v)).join(" ")} MiB; growth ${growth.growthMiB} MiB, ` +
@@ -98,19 +106,31 @@ export const scenario: Scenario = {
   },
 };
 
-/** Streams and unaries interleaved, so every client mixes both kinds over its loop. */
-function mixedRequests(first: number, sealedTip: number): LoadRequest[] {
-  const ranges = [
-    ...randomWindows(21, 32, 100, first, sealedTip),
-    ...randomWindows(22, 8, 1000, first, sealedTip),
-  ].map((w) => rangeRequest(w.start, w.end));
-  const unaries = Object.values(unaryCalls(23, first, sealedTip)).flatMap((list) => list.slice(0, 8));
-  const out: LoadRequest[] = [];
-  for (let i = 0; i < Math.max(ranges.length, unaries.length); i++) {
-    if (i < ranges.length) out.push(ranges[i]!);
-    if (i < unaries.length) out.push(unaries[i]!);
-  }
-  return out;
+/**
+ * The streams (100- and 1,000-block ranges, interleaved) and the unary calls (every wallet unary,
+ * interleaved) of the mix. The two kinds go to separate clients: the load generator parses frames
+ * per run, not per request.
+ */
+function mixedRequests(first: number, sealedTip: number): { streams: LoadRequest[]; unaries: LoadRequest[] } {
+  const short = randomWindows(21, 32, 100, first, sealedTip);
+  const long = randomWindows(22, 8, 1000, first, sealedTip);
+  const streams = short.flatMap((w, i) => (i % 4 === 3 && long[i >> 2] ? [w, long[i >> 2]!] : [w]));
+  const lists = Object.values(unaryCalls(23, first, sealedTip)).map((list) => list.slice(0, 8));
+  const unaries: LoadRequest[] = [];
+  for (let i = 0; i < 8; i++)
+    for (const list of lists) if (list[i % list.length]) unaries.push(list[i % list.length]!);
+  return { streams: streams.map((w) => rangeRequest(w.start, w.end)), unaries };
+}
+
+/** One server's stream and unary loads as one result (latency percentiles from the streams). */
+function merged(streams: LoadResult, unaries: LoadResult): LoadResult {
+  return {
+    ...streams,
+    requests: streams.requests + unaries.requests,
+    errors: streams.errors + unaries.errors,
+    bytes: streams.bytes + unaries.bytes,
+    errorSamples: [...streams.errorSamples, ...unaries.errorSamples].slice(0, 5),
+  };
 }
 
 /** Resident MiB of a process tree (only processes whose command matches `only`, when given). */
