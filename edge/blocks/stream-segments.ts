@@ -53,6 +53,8 @@ export async function streamSegments(job: StreamJob): Promise<void> {
   let next = prepare(0);
   try {
     for (let i = 0; i < segments.length; i++) {
+      // Between segments (a native pipe cannot be stopped and still end the stream with a status).
+      signal.throwIfAborted();
       const current = next;
       next = prepare(i + 1);
       if (current !== undefined)

@@ -180,6 +180,42 @@ describe.skipIf(fixture === null)("client deadlines at the edge", () => {
     },
   );
 
+  it("ends a stream whose client stalls past the deadline with DeadlineExceeded in its end frame", async () => {
+    const res = await fetchWith(env)(`${URL_BASE}/GetBlockRange`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/connect+proto",
+        "connect-protocol-version": "1",
+        "connect-timeout-ms": "300",
+      },
+      body: encodeFrame(toBinary(BlockRangeSchema, range(663150, tip()))) as Uint8Array<ArrayBuffer>,
+    });
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    // A reader that stops reading: the stream waits on it until the deadline passes.
+    await new Promise((r) => setTimeout(r, 600));
+    const chunks: Uint8Array[] = [first.value!];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    let frames = 0;
+    let end = "";
+    for (let i = 0; i + 5 <= all.length; ) {
+      const length = new DataView(all.buffer, i + 1, 4).getUint32(0);
+      if (all[i] === 0) frames++;
+      else end = new TextDecoder().decode(all.subarray(i + 5, i + 5 + length));
+      i += 5 + length;
+    }
+    expect(frames).toBeGreaterThan(0);
+    expect(frames).toBeLessThan(tip() - 663150 + 1);
+    expect(JSON.parse(end)).toMatchObject({ error: { code: "deadline_exceeded" } });
+  });
+
   it("answers DeadlineExceeded, not Unavailable, while waiting on a hung origin", async () => {
     const hung = testEnv("hung");
     // 300 ms fires before the 1 s origin headers timeout: the client's deadline is what ends it.

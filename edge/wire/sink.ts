@@ -7,10 +7,11 @@
 export interface ResponseSink {
   readonly readable: ReadableStream<Uint8Array>;
   /**
-   * Pipes a native body into the response; resolves when it is fully sent. `signal` stops the pipe
-   * (cancelling the body) but leaves the response open for the end-of-stream bytes.
+   * Pipes a native body into the response; resolves when it is fully sent. No abort signal: in
+   * workerd, aborting a native pipe cancels the writer too (even with preventAbort), which would
+   * leave no way to send the end-of-stream status, so callers stop between pipes instead.
    */
-  pipe(body: ReadableStream<Uint8Array>, signal?: AbortSignal): Promise<void>;
+  pipe(body: ReadableStream<Uint8Array>): Promise<void>;
   write(bytes: Uint8Array): Promise<void>;
   close(): Promise<void>;
   /** Ends the response with an error (the client sees a truncated stream). */
@@ -23,11 +24,7 @@ export function createResponseSink(length?: number): ResponseSink {
   const writable = stream.writable;
   return {
     readable: stream.readable,
-    pipe: (body, signal) =>
-      body.pipeTo(
-        writable,
-        signal === undefined ? { preventClose: true } : { preventClose: true, preventAbort: true, signal },
-      ),
+    pipe: (body) => body.pipeTo(writable, { preventClose: true }),
     async write(bytes) {
       const writer = writable.getWriter();
       try {
