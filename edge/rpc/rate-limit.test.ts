@@ -17,6 +17,9 @@ describe("clientKeyOf", () => {
     expect(clientKeyOf(h("2001:0db8:0000:0001:ffff:0:0:2"))).toBe("2001:db8:0:1::/64");
     expect(clientKeyOf(h("2001:db8::1"))).toBe("2001:db8:0:0::/64");
     expect(clientKeyOf(h())).toBeUndefined();
+    // Loopback: what Miniflare (wrangler dev) sets for local callers.
+    expect(clientKeyOf(h("127.0.0.1"))).toBeUndefined();
+    expect(clientKeyOf(h("::1"))).toBeUndefined();
   });
 });
 

@@ -22,12 +22,13 @@ export const NODE_BACKED_RPCS: ReadonlySet<string> = new Set([
 /**
  * The client a request counts against: its IP as Cloudflare reports it (CF-Connecting-IP; never a
  * client-set header such as X-Forwarded-For). An IPv6 client owns at least a /64, so it counts as
- * its /64. Undefined without the header (wrangler dev, tests without it): nothing to key on, so
- * no limit.
+ * its /64. Undefined — no limit — without the header, and for loopback clients: Miniflare (wrangler
+ * dev, `lightedge edge`) sets CF-Connecting-IP to 127.0.0.1 for local callers such as tests, the
+ * bench and a developer's wallet, which are no remote clients to protect the node from.
  */
 export function clientKeyOf(headers: Headers): string | undefined {
   const ip = headers.get("cf-connecting-ip")?.trim();
-  if (ip === undefined || ip === "") return undefined;
+  if (ip === undefined || ip === "" || ip.startsWith("127.") || ip === "::1") return undefined;
   if (!ip.includes(":")) return ip;
   const [head = "", tail = ""] = ip.toLowerCase().split("::");
   const left = head === "" ? [] : head.split(":");
