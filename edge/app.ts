@@ -91,11 +91,11 @@ async function rpc(env: Env, prefix: string | undefined, method: string, req: Re
   if (detected === undefined) return new Response("unsupported protocol or content type\n", { status: 415 });
   try {
     const limited = await overRateLimit(env, method, req.headers, s.config.rateLimitPeriodSeconds);
-    if (limited !== undefined) return errorResponse(detected.protocol, limited);
+    if (limited !== undefined) return errorResponse(detected.protocol, limited, detected.binary);
     // The client's deadline (grpc-timeout / connect-timeout-ms) bounds every wait of the call.
     const deadline = startDeadline(method, parseDeadlineMs(detected.protocol, req.headers));
     return await dispatchRpc(s, network, method, req, detected, deadline);
   } catch (err) {
-    return errorResponse(detected.protocol, toConnectError(method, err, s.log));
+    return errorResponse(detected.protocol, toConnectError(method, err, s.log), detected.binary);
   }
 }

@@ -49,7 +49,7 @@ export async function dispatchRpc(
       throw new LightedgeError("bad-request", "edge.dispatch", "this method is not available over GET");
     routed = connectGetToPost(req);
   }
-  if (detected.binary) routed = await checkedForRouter(routed, detected.protocol, method, deadline);
+  routed = await checkedForRouter(routed, detected, method, deadline);
   // The router's handlers run their own deadline from the header: hand them the clamped value,
   // never the client's raw one (a timer given ≥ 2³¹ ms fires at once).
   routed = withTimeoutHeader(routed, detected.protocol, deadline.remainingMs());
@@ -68,18 +68,24 @@ const inputOf = new Map<string, DescMessage>(
     .map((m) => [m.name, m.input]),
 );
 
-/** A binary request with its message checked for truncation and wire types before the router. */
+/**
+ * A request with its message checked before the router: binary for truncation and wire types,
+ * JSON decoded once so its errors quote the input briefly (wire/request.ts).
+ */
 function checkedForRouter(
   req: Request,
-  protocol: WireProtocol,
+  detected: DetectedProtocol,
   method: string,
   deadline: Deadline,
 ): Promise<Request> {
   const schema = inputOf.get(method);
   if (schema === undefined) return Promise.resolve(req);
   // connect-get was turned into a Connect unary POST above.
-  const as = protocol === "connect-get" ? "connect-unary" : protocol;
-  return beforeDeadline(deadline.signal, checkedRouterRequest(req, as, schema, maxRequestBytes(method) + 5));
+  const as = detected.protocol === "connect-get" ? "connect-unary" : detected.protocol;
+  return beforeDeadline(
+    deadline.signal,
+    checkedRouterRequest(req, as, schema, maxRequestBytes(method) + 5, detected.binary),
+  );
 }
 
 /** The request with its deadline header replaced by the remaining, clamped time (if any). */

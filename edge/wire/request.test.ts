@@ -83,4 +83,20 @@ describe.skipIf(fixture === null)("request decoding at the edge", () => {
     expect(r.code).toBe(Code.OutOfRange);
     expect(r.message).toBe(`GetBlock: height ${2n ** 40n} is above the tip`);
   });
+
+  it("quotes a bad JSON value briefly, not whole", async () => {
+    const big = "!".repeat(50_000);
+    for (const body of [`{"height":"${big}"}`, big, `{"hash":"${big}"}`]) {
+      const res = await fetchWith(env)(`${URL_BASE}/GetTreeState`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      expect(res.status).toBe(400);
+      const json = (await res.json()) as { code: string; message: string };
+      expect(json.code).toBe("invalid_argument");
+      expect(json.message).toMatch(/^GetTreeState: cannot decode/);
+      expect(json.message.length).toBeLessThan(250);
+    }
+  });
 });

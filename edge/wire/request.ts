@@ -1,4 +1,4 @@
-import { type DescMessage, fromBinary, type MessageShape } from "@bufbuild/protobuf";
+import { type DescMessage, fromBinary, fromJsonString, type MessageShape } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { LightedgeError } from "../../proto/errors.ts";
 import { FLAG_DATA, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
@@ -49,15 +49,43 @@ export async function checkedRouterRequest(
   protocol: WireProtocol,
   schema: DescMessage,
   maxBytes: number,
+  binary: boolean,
 ): Promise<Request> {
   const bytes = await readCapped(req, maxBytes);
-  checkWire(schema, isFramedProtocol(protocol) ? unframe(bytes) : bytes);
+  const message = isFramedProtocol(protocol) ? unframe(bytes) : bytes;
+  if (binary) checkWire(schema, message);
+  else checkJson(schema, message);
   return new Request(req.url, {
     method: req.method,
     headers: req.headers,
     body: bytes as Uint8Array<ArrayBuffer>,
     signal: req.signal,
   });
+}
+
+/** Longest decoder message passed on for a JSON request (it quotes the offending value). */
+const MAX_JSON_PROBLEM_CHARS = 120;
+
+/**
+ * A JSON request message decoded once here, so that a decode error is ours: protobuf-es quotes the
+ * offending value whole ("expected bigint (uint64): <100 KB>") and connect-es passes it on.
+ */
+function checkJson(schema: DescMessage, message: Uint8Array): void {
+  if (message.length === 0) return; // the router decides what an empty body means
+  try {
+    fromJsonString(schema, new TextDecoder().decode(message));
+  } catch (cause) {
+    const text = cause instanceof Error ? cause.message : String(cause);
+    const short = text.length > MAX_JSON_PROBLEM_CHARS ? `${text.slice(0, MAX_JSON_PROBLEM_CHARS)}…` : text;
+    throw new LightedgeError(
+      "bad-request",
+      "wire.request",
+      `cannot decode ${schema.name} from JSON: ${short}`,
+      {
+        cause,
+      },
+    );
+  }
 }
 
 const isFramedProtocol = (p: WireProtocol) => p === "grpc-web" || p === "connect-stream";
