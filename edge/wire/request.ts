@@ -2,8 +2,8 @@ import { type DescMessage, fromBinary, fromJsonString, type MessageShape } from 
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { LightedgeError } from "../../proto/errors.ts";
 import { FLAG_DATA, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
+import { assertWireTypes } from "../../proto/strict-decode.ts";
 import { concatBytes } from "../../proto/treestate/bytes.ts";
-import { wireProblem } from "../../proto/wire-check.ts";
 import type { WireProtocol } from "./protocol.ts";
 
 /**
@@ -31,13 +31,18 @@ export async function readRequestMessage<Desc extends DescMessage>(
 
 /**
  * Refuses a request message that is truncated or sends a field in the wrong wire type
- * (proto/wire-check.ts): protobuf-es would read a fixed32 height as 4294967295, and connect-es
+ * (proto/strict-decode.ts): protobuf-es would read a fixed32 height as 4294967295, and connect-es
  * answers a truncated body as Internal; both are the client's error (InvalidArgument).
  */
 export function checkWire(schema: DescMessage, message: Uint8Array): void {
-  const problem = wireProblem(schema, message);
-  if (problem !== undefined)
-    throw new LightedgeError("bad-request", "wire.request", `cannot decode ${schema.name}: ${problem}`);
+  try {
+    assertWireTypes(schema, message);
+  } catch (cause) {
+    const problem = cause instanceof Error ? cause.message : String(cause);
+    throw new LightedgeError("bad-request", "wire.request", `cannot decode ${schema.name}: ${problem}`, {
+      cause,
+    });
+  }
 }
 
 /**
