@@ -38,12 +38,15 @@ export function createApp(): Hono<{ Bindings: Env }> {
 }
 
 /**
- * Longest URL served: 16 KiB, Cloudflare's own URL limit (workers-platform.md), so `wrangler dev`
- * (whose runtime answers 414 itself only from 64 KiB) behaves as production. No honest request
- * comes near it: a Connect GET carries one small message.
+ * Longest URL served: 16 KiB, the URL limit of Workers in production (Cloudflare Workers platform
+ * limits: "URL size 16 KB"), so `wrangler dev` — whose runtime answers 414 itself only from 64 KiB —
+ * behaves as production. No honest request comes near it: a Connect GET carries one small message.
  */
 export const MAX_URL_BYTES = 16 * 1024;
-/** Total request header bytes served (names + values); the runtime passes up to 256 KiB on. */
+/**
+ * Total request header bytes served (names + values). Production passes up to 128 KB on and the
+ * local runtime 256 KiB; 64 KiB is the worker's own bound, the same everywhere. Wallets send < 1 KiB.
+ */
 export const MAX_HEADER_BYTES = 64 * 1024;
 
 /** 414 URI Too Long / 431 Request Header Fields Too Large (RFC 9110 §15.5.15, RFC 6585 §5). */
