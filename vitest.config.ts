@@ -22,7 +22,19 @@ export default defineConfig({
         },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            // Small budgets so edge/rpc/rate-limit.test.ts can exceed them (the real bindings keep
+            // wrangler.toml's limits).
+            miniflare: {
+              ratelimits: {
+                TEST_NODE_RATE_LIMIT: { namespace_id: "91001", simple: { limit: 3, period: 60 } },
+                TEST_SEND_RATE_LIMIT: { namespace_id: "91002", simple: { limit: 2, period: 60 } },
+              },
+            },
+          }),
+        ],
         test: {
           name: "workers",
           include: ["edge/**/*.test.ts"],

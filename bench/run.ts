@@ -15,6 +15,7 @@ import type { BenchSettings, Scenario } from "./scenario.ts";
 // 1,16,256` (client counts). `--edge-runtime wrangler|miniflare|both` picks the local runtimes the edge
 // runs under side by side (default: both; --quick: wrangler only, to keep CI short); `edge.*` keys
 // always mean wrangler dev, `edgeMiniflare.*` Miniflare alone (bench/edge-runtimes.ts).
+// `--only soak [--soak-seconds S]`: the 10-minute memory soak, which runs only when named.
 // Exits non-zero only when the harness fails, never on a missed target.
 const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
   "static-baseline": () => import("./scenarios/static-baseline.ts"),
@@ -25,7 +26,11 @@ const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
   "wallet-download": () => import("./scenarios/wallet-download.ts"),
   efficiency: () => import("./scenarios/efficiency.ts"),
   ghz: () => import("./scenarios/ghz.ts"),
+  soak: () => import("./scenarios/soak.ts"),
 };
+
+/** Scenarios that run only when named with --only (never in the default run or --quick). */
+const OPT_IN: ReadonlySet<string> = new Set(["soak"]);
 
 const FULL: BenchSettings = {
   blocks: 200_000,
@@ -34,6 +39,7 @@ const FULL: BenchSettings = {
   levelSec: 20,
   levels: { r10k: [1, 4, 16, 64, 128, 256], r100: [1, 4, 16, 64, 128, 256] },
   calls: 500,
+  soakSec: 600,
   edgeRuntimes: ["wrangler", "miniflare"],
 };
 
@@ -45,6 +51,7 @@ const QUICK: BenchSettings = {
   levelSec: 2,
   levels: { r10k: [1, 4], r100: [1, 16, 256] },
   calls: 100,
+  soakSec: 600,
   edgeRuntimes: ["wrangler"],
 };
 
@@ -60,6 +67,7 @@ function settingsFrom(values: {
   seconds?: string;
   levels?: string;
   "edge-runtime"?: string;
+  "soak-seconds"?: string;
 }) {
   const s = structuredClone(values.quick ? QUICK : FULL);
   const runtime = values["edge-runtime"];
@@ -70,6 +78,7 @@ function settingsFrom(values: {
   }
   if (values.blocks) s.blocks = Number(values.blocks);
   if (values.seconds) s.levelSec = Number(values.seconds);
+  if (values["soak-seconds"]) s.soakSec = Number(values["soak-seconds"]);
   if (values.levels) {
     const levels = values.levels.split(",").map(Number);
     s.levels = { r10k: levels, r100: levels };
@@ -86,6 +95,7 @@ async function main(): Promise<number> {
       seconds: { type: "string" },
       levels: { type: "string" },
       "edge-runtime": { type: "string" },
+      "soak-seconds": { type: "string" },
     },
   });
   const quick = values.quick === true;
@@ -113,7 +123,7 @@ async function main(): Promise<number> {
   let failed = 0;
   try {
     for (const [name, load] of Object.entries(scenarios)) {
-      if (only && !only.includes(name)) continue;
+      if (only ? !only.includes(name) : OPT_IN.has(name)) continue;
       const { scenario } = await load();
       const started = performance.now();
       process.stderr.write(`bench: ${name}…\n`);

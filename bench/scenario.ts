@@ -15,6 +15,8 @@ export interface BenchSettings {
   levels: { r10k: number[]; r100: number[] };
   /** Sequential calls per unary RPC (after warm-up). */
   calls: number;
+  /** Seconds of the soak scenario (`--soak-seconds`; 600 by default). */
+  soakSec: number;
   /** Local runtimes the edge is measured under, side by side: `edge.*` wrangler, `edgeMiniflare.*`. */
   edgeRuntimes: EdgeRuntimeName[];
 }

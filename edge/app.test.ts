@@ -87,3 +87,24 @@ describe("GetTaddressBalanceStream", () => {
     expect(decodeURIComponent(res.headers.get("grpc-message") ?? text)).toContain("GetTaddressBalance");
   });
 });
+
+describe("oversized requests", () => {
+  it("answers a 30–70 KB URL 414 and 70 KB of headers 431, cleanly", async () => {
+    for (const kb of [30, 50, 70]) {
+      const long = "a".repeat(kb * 1024);
+      const url = await SELF.fetch(`https://edge.test/v1/${long}`);
+      expect(url.status, `${kb} KB URL`).toBe(414);
+      const rpc = await SELF.fetch(
+        `https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetLightdInfo?encoding=proto&message=${long}`,
+      );
+      expect(rpc.status, `${kb} KB query`).toBe(414);
+    }
+    const headers = await SELF.fetch("https://edge.test/healthz", {
+      headers: { "x-big": "a".repeat(70 * 1024) },
+    });
+    expect(headers.status).toBe(431);
+    expect(
+      (await SELF.fetch("https://edge.test/healthz", { headers: { "x-ok": "a".repeat(8 * 1024) } })).status,
+    ).toBe(200);
+  });
+});

@@ -1,9 +1,13 @@
 import { Hono } from "hono";
 import { toConnectError } from "../proto/errors.ts";
+import { quoteInput } from "../proto/quote.ts";
+import { noHeadWarning } from "./blocks/head-source.ts";
 import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
 import { serveObject } from "./http/objects.ts";
+import { parseDeadlineMs, startDeadline } from "./rpc/deadline.ts";
 import { dispatchRpc } from "./rpc/dispatch.ts";
+import { overRateLimit } from "./rpc/rate-limit.ts";
 import { type EdgeServices, servicesFor } from "./services.ts";
 import { errorResponse } from "./wire/end-stream.ts";
 import { detectProtocol } from "./wire/protocol.ts";
@@ -18,13 +22,60 @@ export const SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
 export function createApp(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.use("*", corsMiddleware);
-  app.get("/healthz", (c) => c.text("ok"));
+  app.use("*", async (c, next) => {
+    const tooLarge = oversizedRequest(c.req.raw);
+    if (tooLarge !== undefined) return tooLarge;
+    await next();
+    return undefined;
+  });
+  app.get("/healthz", (c) => health(c.env));
   app.get("/v1/*", (c) => serveObject(servicesFor(c.env), c.req.raw));
   app.all(`/${SERVICE}/:method`, (c) => rpc(c.env, undefined, c.req.param("method"), c.req.raw));
   app.all(`/:network/${SERVICE}/:method`, (c) =>
     rpc(c.env, c.req.param("network"), c.req.param("method"), c.req.raw),
   );
   return app;
+}
+
+/**
+ * Longest URL served: 16 KiB, the URL limit of Workers in production (Cloudflare Workers platform
+ * limits: "URL size 16 KB"), so `wrangler dev` — whose runtime answers 414 itself only from 64 KiB —
+ * behaves as production. No honest request comes near it: a Connect GET carries one small message.
+ */
+export const MAX_URL_BYTES = 16 * 1024;
+/**
+ * Total request header bytes served (names + values). Production passes up to 128 KB on and the
+ * local runtime 256 KiB; 64 KiB is the worker's own bound, the same everywhere. Wallets send < 1 KiB.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** 414 URI Too Long / 431 Request Header Fields Too Large (RFC 9110 §15.5.15, RFC 6585 §5). */
+function oversizedRequest(req: Request): Response | undefined {
+  if (req.url.length > MAX_URL_BYTES) return new Response("URI too long\n", { status: 414 });
+  let total = 0;
+  req.headers.forEach((value, name) => {
+    total += name.length + value.length;
+  });
+  if (total > MAX_HEADER_BYTES) return new Response("request header fields too large\n", { status: 431 });
+  return undefined;
+}
+
+/**
+ * 200 "ok" while the worker runs, with a warning line per served network that has no head object
+ * (served, but nothing read from storage). Heads come from the cached head source.
+ */
+async function health(env: Env): Promise<Response> {
+  const lines = ["ok"];
+  try {
+    const s = servicesFor(env);
+    const heads = await Promise.all(s.config.networks.map((n) => s.heads.head(n).catch(() => undefined)));
+    s.config.networks.forEach((n, i) => {
+      if (heads[i] === null) lines.push(`warning: ${noHeadWarning(n)}`);
+    });
+  } catch (err) {
+    lines.push(`warning: edge misconfigured: ${String(err)}`);
+  }
+  return new Response(`${lines.join("\n")}\n`, { headers: { "content-type": "text/plain" } });
 }
 
 async function rpc(env: Env, prefix: string | undefined, method: string, req: Request): Promise<Response> {
@@ -38,12 +89,16 @@ async function rpc(env: Env, prefix: string | undefined, method: string, req: Re
   }
   const network = prefix ?? s.config.defaultNetwork;
   if (!s.config.networks.includes(network))
-    return new Response(`network ${network} is not served here\n`, { status: 404 });
+    return new Response(`network ${quoteInput(network)} is not served here\n`, { status: 404 });
   const detected = detectProtocol(req);
   if (detected === undefined) return new Response("unsupported protocol or content type\n", { status: 415 });
   try {
-    return await dispatchRpc(s, network, method, req, detected);
+    const limited = await overRateLimit(env, method, req.headers, s.config.rateLimitPeriodSeconds);
+    if (limited !== undefined) return errorResponse(detected.protocol, limited, detected.binary);
+    // The client's deadline (grpc-timeout / connect-timeout-ms) bounds every wait of the call.
+    const deadline = startDeadline(method, parseDeadlineMs(detected.protocol, req.headers));
+    return await dispatchRpc(s, network, method, req, detected, deadline);
   } catch (err) {
-    return errorResponse(detected.protocol, toConnectError(method, err, s.log));
+    return errorResponse(detected.protocol, toConnectError(method, err, s.log), detected.binary);
   }
 }

@@ -14,6 +14,8 @@ export interface EdgeConfig {
   vendor: string;
   version: string;
   donationAddress: string;
+  /** Period of the rate-limit bindings, the retry hint of a limited call (seconds). */
+  rateLimitPeriodSeconds: number;
 }
 
 const configs = new WeakMap<Env, EdgeConfig>();
@@ -43,6 +45,7 @@ function parseConfig(env: Env): EdgeConfig {
     vendor: env.VENDOR ?? "lightedge",
     version: env.VERSION ?? "",
     donationAddress: env.DONATION_ADDRESS ?? "",
+    rateLimitPeriodSeconds: env.RATE_LIMIT_PERIOD_SECONDS === "10" ? 10 : 60,
   });
 }
 

@@ -18,6 +18,7 @@ export const corsExposeHeaders = [
   "grpc-message",
   "grpc-status-details-bin",
   "grpc-retry-pushback-ms",
+  "retry-after",
   "content-length",
   "etag",
 ] as const;

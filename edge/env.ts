@@ -35,6 +35,14 @@ export interface Env {
   /** Secret: shared secret sent to the origin in the x-lightedge-secret header. */
   ORIGIN_SECRET?: string;
 
+  // ── per-client rate limits (wrangler.toml [[ratelimits]]; key: CF-Connecting-IP) ──
+  /** Rate-limit binding for node-backed RPCs (GetTransaction, GetTaddress*, mempool, UTXOs, Ping). */
+  NODE_RATE_LIMIT?: RateLimit;
+  /** Rate-limit binding for SendTransaction. */
+  SEND_RATE_LIMIT?: RateLimit;
+  /** The bindings' period in seconds (10 or 60), sent back as the retry hint; keep equal to theirs. */
+  RATE_LIMIT_PERIOD_SECONDS?: string;
+
   // ── caching ──
   /** Seconds the head object is cached in the isolate (≤ 2 keeps GetLatestBlock fresh). */
   HEAD_CACHE_SECONDS?: string;

@@ -9,7 +9,12 @@ import { envFileKeys, envMembers, type NamesRegistry, wranglerNames } from "./ch
 const root = join(import.meta.dirname, "..");
 const read = (path: string) => readFileSync(join(root, path), "utf8");
 const registry = JSON.parse(read("infra/names.json")) as NamesRegistry;
-const workerNames = [...registry.worker.r2Buckets, ...registry.worker.vars, ...registry.worker.secrets];
+const workerNames = [
+  ...registry.worker.r2Buckets,
+  ...registry.worker.rateLimits,
+  ...registry.worker.vars,
+  ...registry.worker.secrets,
+];
 const env = envMembers(read("edge/env.ts"));
 const wrangler = wranglerNames(read("wrangler.toml"));
 const sorted = (names: Iterable<string>) => [...names].sort();
@@ -31,6 +36,12 @@ describe("the names registry", () => {
 
   it("calls secrets exactly the Env members documented as secrets", () => {
     expect(sorted(registry.worker.secrets)).toEqual(sorted(env.filter((m) => m.secret).map((m) => m.name)));
+  });
+
+  it("calls rate limits exactly the Env members typed RateLimit", () => {
+    expect(sorted(registry.worker.rateLimits)).toEqual(
+      sorted(env.filter((m) => m.type === "RateLimit").map((m) => m.name)),
+    );
   });
 
   it("calls R2 buckets exactly the Env members typed R2Bucket", () => {
@@ -59,6 +70,16 @@ describe("wrangler.toml", () => {
   it("binds the registry's R2 buckets as r2_buckets", () => {
     for (const name of registry.worker.r2Buckets) expect(wrangler.bindings.get(name)).toBe("r2_buckets");
   });
+
+  it("binds the registry's rate limits as ratelimits, with the period RATE_LIMIT_PERIOD_SECONDS names", () => {
+    const period = Number(wrangler.varValues.get("RATE_LIMIT_PERIOD_SECONDS"));
+    expect([10, 60]).toContain(period);
+    for (const name of registry.worker.rateLimits) {
+      expect(wrangler.bindings.get(name)).toBe("ratelimits");
+      expect(wrangler.rateLimits.get(name)?.period).toBe(period);
+      expect(wrangler.rateLimits.get(name)?.limit).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe("the Terraform Worker module", async () => {
@@ -67,6 +88,7 @@ describe("the Terraform Worker module", async () => {
 
   it("binds the registry's R2 buckets, vars and secrets under the same names", () => {
     expect(keys("r2_buckets")).toEqual(sorted(registry.worker.r2Buckets));
+    expect(keys("rate_limits")).toEqual(sorted(registry.worker.rateLimits));
     expect(keys("plain_text")).toEqual(sorted(registry.worker.vars));
     expect(keys("secret_text")).toEqual(sorted(registry.worker.secrets));
   });

@@ -45,6 +45,7 @@ describe.skipIf(!present)(`the Worker module's bindings, ${title}`, () => {
       s3_secret_access_key: "SK",
     });
     expect(names(all, "r2_bucket")).toEqual([...registry.worker.r2Buckets].sort());
+    expect(names(all, "ratelimit")).toEqual([...registry.worker.rateLimits].sort());
     expect(names(all, "plain_text")).toEqual([...registry.worker.vars].sort());
     expect(names(all, "secret_text")).toEqual([...registry.worker.secrets].sort());
   });

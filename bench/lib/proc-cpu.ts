@@ -52,6 +52,16 @@ export function peakRssMiB(pid: number): number {
   }
 }
 
+/** Current resident set (VmRSS) of a process in MiB, or 0 if it is gone. */
+export function rssMiB(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * Measures server CPU over an interval: call `start()` before the load and `stop()` after.
  * Descendants are re-discovered at stop so late-spawned children count too; processes that

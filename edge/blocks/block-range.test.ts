@@ -101,10 +101,17 @@ describe.skipIf(fixture === null)("GetBlockRange from sealed ranges", () => {
       expect(ConnectError.from(bad.error).code).toBe(Code.InvalidArgument);
     });
 
-    it("refuses heights above the origin's tip whole, as OutOfRange", async () => {
-      const { items, error } = await collect(client.getBlockRange(range(663150, 663251)));
-      expect(items).toEqual([]);
-      expect(ConnectError.from(error).code).toBe(Code.OutOfRange);
+    it("streams what exists up to the origin's tip, then OutOfRange (as lightwalletd)", async () => {
+      const originTip = blocksOf("mainnet")[blocksOf("mainnet").length - 1]!.height;
+      for (const rpc of ["getBlockRange", "getBlockRangeNullifiers"] as const) {
+        const { items, error } = await collect(client[rpc](range(originTip - 2, originTip + 5)));
+        expect(items.map((b) => Number(b.height))).toEqual(heights(originTip - 2, originTip));
+        expect(ConnectError.from(error).code).toBe(Code.OutOfRange);
+      }
+      // Descending from above the tip: the first height due does not exist, so nothing is sent.
+      const down = await collect(client.getBlockRange(range(originTip + 5, originTip - 2)));
+      expect(down.items).toEqual([]);
+      expect(ConnectError.from(down.error).code).toBe(Code.OutOfRange);
     });
   });
 
@@ -156,9 +163,16 @@ describe.skipIf(fixture === null)("GetBlockRange when the origin misbehaves", ()
     expect(Date.now() - t0).toBeLessThan(1500);
   });
 
-  it("answers OutOfRange above the sealed tip when no origin is configured", async () => {
-    const { error } = await collect(none.getBlockRange(range(tip(), tip() + 1)));
+  it("streams up to the sealed tip, then OutOfRange, when no origin is configured", async () => {
+    const { items, error } = await collect(none.getBlockRange(range(tip() - 2, tip() + 5)));
+    expect(items.map((b) => Number(b.height))).toEqual(heights(tip() - 2, tip()));
     expect(ConnectError.from(error).code).toBe(Code.OutOfRange);
+    const above = await collect(none.getBlockRange(range(tip() + 1, tip() + 5)));
+    expect(above.items).toEqual([]);
+    expect(ConnectError.from(above.error).code).toBe(Code.OutOfRange);
+    const down = await collect(none.getBlockRangeNullifiers(range(tip() + 5, tip() - 2)));
+    expect(down.items).toEqual([]);
+    expect(ConnectError.from(down.error).code).toBe(Code.OutOfRange);
   });
 
   it("aborts at a prevHash break at the seam and inside the tail", async () => {

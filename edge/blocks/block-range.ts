@@ -1,5 +1,7 @@
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
-import { BlockRangeSchema, type CompactBlock } from "../../proto/index.ts";
+import { BlockIDSchema, BlockRangeSchema, ChainSpecSchema, type CompactBlock } from "../../proto/index.ts";
 import {
   filterCompactBlock,
   nullifiersOnly,
@@ -8,14 +10,16 @@ import {
   SHIELDED_POOLS,
   storedProjectionFor,
 } from "../../proto/pools.ts";
+import { beforeDeadline, type Deadline, orDeadline } from "../rpc/deadline.ts";
 import type { EdgeServices } from "../services.ts";
+import type { OriginClient } from "../tail/origin-client.ts";
 import { type OpenedOriginSegment, openOriginSegment } from "../tail/origin-segment.ts";
 import { contentTypeOf, errorResponse, isFramed } from "../wire/end-stream.ts";
 import type { WireProtocol } from "../wire/protocol.ts";
 import { readRequestMessage } from "../wire/request.ts";
 import { createResponseSink } from "../wire/sink.ts";
 import { extentOf, heightOf, notServed } from "./extent.ts";
-import { planRange, type Segment } from "./plan.ts";
+import { clampToTip, planRange, type Segment } from "./plan.ts";
 import type { SegmentSource } from "./sealed-segment.ts";
 import { streamSegments } from "./stream-segments.ts";
 
@@ -32,8 +36,10 @@ export async function serveBlockRange(
   rpc: RangeRpc,
   req: Request,
   protocol: WireProtocol,
+  deadline: Deadline,
 ): Promise<Response> {
   let opened: Map<number, OpenedOriginSegment> | undefined;
+  const signal = deadline.signal;
   try {
     if (!isFramed(protocol))
       throw new LightedgeError(
@@ -41,13 +47,36 @@ export async function serveBlockRange(
         "edge.range",
         "a server stream needs gRPC-web or Connect streaming",
       );
-    const msg = await readRequestMessage(req, protocol, BlockRangeSchema);
-    const start = heightOf(msg.start?.height, "start");
-    const end = heightOf(msg.end?.height, "end");
+    const msg = await beforeDeadline(signal, readRequestMessage(req, protocol, BlockRangeSchema));
+    let start = heightOf(msg.start?.height, "start");
+    let end = heightOf(msg.end?.height, "end");
     const source = sourceFor(rpc, poolSetFromRequest(msg.poolTypes));
-    const extent = extentOf(await s.heads.head(network));
-    const segments = planRange(start, end, extent);
-    opened = await openOrigins(s, network, rpc, segments, msg.poolTypes, extent);
+    const extent = extentOf(await beforeDeadline(signal, s.heads.head(network)));
+    const origin = s.origin(network);
+    // Past the tip, stream what exists in sending order, then OutOfRange (lightwalletd
+    // common/common.go GetBlockRange stops at the first height it cannot get). Without an origin
+    // the sealed tip is the tip; with one, the origin's OutOfRange says so and its tip is asked.
+    let endError: unknown;
+    if (origin === undefined && Math.max(start, end) > extent.tipHeight) {
+      endError = notServed(start, end, extent);
+      const clamped = clampToTip(start, end, extent.tipHeight);
+      if (clamped === undefined) throw endError;
+      ({ start, end } = clamped);
+    }
+    let segments = planRange(start, end, extent);
+    const open = (segs: Segment[]) =>
+      beforeDeadline(signal, openOrigins(s, network, rpc, segs, msg.poolTypes, extent, deadline));
+    try {
+      opened = await open(segments);
+    } catch (err) {
+      if (origin === undefined || !isOutOfRange(err)) throw err;
+      const tip = await beforeDeadline(signal, originTip(origin, signal, deadline.remainingMs()));
+      const clamped = tip === undefined ? undefined : clampToTip(start, end, tip);
+      if (clamped === undefined || Math.max(clamped.start, clamped.end) === Math.max(start, end)) throw err;
+      endError = err;
+      segments = planRange(clamped.start, clamped.end, extent);
+      opened = await open(segments);
+    }
     const sink = createResponseSink();
     const ascending = start <= end;
     const job = {
@@ -61,12 +90,38 @@ export async function serveBlockRange(
       ascending,
       network,
       rangeSize: extent.rangeSize,
+      deadline,
+      endError,
     };
     void streamSegments(job);
     return new Response(sink.readable, { status: 200, headers: { "content-type": contentTypeOf[protocol] } });
   } catch (err) {
     for (const o of opened?.values() ?? []) void o.rest.return(undefined);
-    return errorResponse(protocol, toConnectError(rpc, err, s.log));
+    deadline.dispose();
+    return errorResponse(protocol, toConnectError(rpc, orDeadline(signal, err), s.log));
+  }
+}
+
+function isOutOfRange(err: unknown): boolean {
+  return err instanceof ConnectError && err.code === Code.OutOfRange;
+}
+
+/** The origin's tip height, asked when it refused a range as past its tip; undefined if unknown. */
+async function originTip(
+  origin: OriginClient,
+  signal: AbortSignal,
+  timeoutMs: number | undefined,
+): Promise<number | undefined> {
+  try {
+    const bytes = await origin.unary(
+      "GetLatestBlock",
+      toBinary(ChainSpecSchema, create(ChainSpecSchema)),
+      signal,
+      timeoutMs,
+    );
+    return Number(fromBinary(BlockIDSchema, bytes).height);
+  } catch {
+    return undefined;
   }
 }
 
@@ -88,6 +143,7 @@ async function openOrigins(
   segments: Segment[],
   poolTypes: Parameters<typeof openOriginSegment>[4],
   extent: ReturnType<typeof extentOf>,
+  deadline: Deadline,
 ): Promise<Map<number, OpenedOriginSegment>> {
   const opened = new Map<number, OpenedOriginSegment>();
   const origin = s.origin(network);
@@ -95,7 +151,9 @@ async function openOrigins(
   if (wanted.length > 0 && origin === undefined)
     throw notServed(wanted[0]![1].from, wanted[0]![1].to, extent);
   const results = await Promise.allSettled(
-    wanted.map(([, seg]) => openOriginSegment(origin!, rpc, seg.from, seg.to, poolTypes)),
+    wanted.map(([, seg]) =>
+      openOriginSegment(origin!, rpc, seg.from, seg.to, poolTypes, deadline.signal, deadline.remainingMs()),
+    ),
   );
   results.forEach((r, k) => {
     if (r.status === "fulfilled") opened.set(wanted[k]![0], r.value);

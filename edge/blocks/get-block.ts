@@ -3,6 +3,7 @@ import { LightedgeError, toConnectError } from "../../proto/errors.ts";
 import { encodeFrame, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import { BlockIDSchema } from "../../proto/index.ts";
 import { frameSpan, type Projection, type RangeMeta, rangeKeys } from "../../proto/range/index.ts";
+import { beforeDeadline, type Deadline, orDeadline } from "../rpc/deadline.ts";
 import type { EdgeServices } from "../services.ts";
 import { contentTypeOf, endOfStream, errorResponse } from "../wire/end-stream.ts";
 import type { WireProtocol } from "../wire/protocol.ts";
@@ -27,24 +28,31 @@ export async function serveGetBlock(
   rpc: BlockRpc,
   req: Request,
   protocol: WireProtocol,
+  deadline: Deadline,
 ): Promise<Response> {
+  const signal = deadline.signal;
   try {
     if (protocol === "connect-stream")
       throw new LightedgeError("bad-request", "edge.get-block", "a unary call cannot use Connect streaming");
-    const id = await readRequestMessage(req, protocol, BlockIDSchema);
+    const id = await beforeDeadline(signal, readRequestMessage(req, protocol, BlockIDSchema));
     const projection: Projection = rpc === "GetBlock" ? "full" : "nullifiers";
-    const head = await s.heads.head(network);
+    const head = await beforeDeadline(signal, s.heads.head(network));
     const extent = extentOf(head);
     if (id.hash.length > 0) {
       if (id.hash.length !== 32)
         throw new LightedgeError("bad-request", "edge.get-block", "a block hash is 32 bytes");
-      const found = head === null ? undefined : await findSealedHash(s.metas, head, id.hash);
-      if (found !== undefined) return await sendSealed(s, found.meta, projection, found.height, protocol);
+      const found =
+        head === null ? undefined : await beforeDeadline(signal, findSealedHash(s.metas, head, id.hash));
+      if (found !== undefined)
+        return await beforeDeadline(signal, sendSealed(s, found.meta, projection, found.height, protocol));
     } else {
       const height = heightOf(id.height, "height");
       if (height >= extent.firstHeight && height <= extent.tipHeight) {
-        const meta = await s.metas.meta(network, extent.rangeSize, Math.floor(height / extent.rangeSize));
-        return await sendSealed(s, meta, projection, height, protocol);
+        const meta = await beforeDeadline(
+          signal,
+          s.metas.meta(network, extent.rangeSize, Math.floor(height / extent.rangeSize)),
+        );
+        return await beforeDeadline(signal, sendSealed(s, meta, projection, height, protocol));
       }
     }
     const origin = s.origin(network);
@@ -54,10 +62,13 @@ export async function serveGetBlock(
       const h = Number(id.height);
       throw notServed(h, h, extent);
     }
-    const bytes = await origin.unary(rpc, toBinary(BlockIDSchema, create(BlockIDSchema, id)), req.signal);
+    const bytes = await beforeDeadline(
+      signal,
+      origin.unary(rpc, toBinary(BlockIDSchema, create(BlockIDSchema, id)), signal, deadline.remainingMs()),
+    );
     return sendBytes(bytes, protocol);
   } catch (err) {
-    return errorResponse(protocol, toConnectError(rpc, err, s.log));
+    return errorResponse(protocol, toConnectError(rpc, orDeadline(signal, err), s.log));
   }
 }
 

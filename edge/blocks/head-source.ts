@@ -16,11 +16,18 @@ export function createHeadSource(
 ): HeadSource {
   // In-flight promises are cached too, so a burst of requests costs one read per TTL.
   const cache = new Map<string, { at: number; value: Promise<HeadObject | null> }>();
+  const warned = new Set<string>();
   return {
     head(network) {
       const hit = cache.get(network);
       if (hit !== undefined && now() - hit.at < ttlMs) return hit.value;
-      const value = readHead(reader, network);
+      const value = readHead(reader, network).then((head) => {
+        if (head === null && !warned.has(network)) {
+          warned.add(network);
+          console.warn(JSON.stringify({ level: "warn", msg: noHeadWarning(network), network }));
+        }
+        return head;
+      });
       cache.set(network, { at: now(), value });
       value.catch(() => cache.delete(network));
       return value;
@@ -36,4 +43,12 @@ async function readHead(reader: ObjectReader, network: string): Promise<HeadObje
     throw new LightedgeError("corrupt", "edge.head", `head of ${network} describes ${head.network}`);
   }
   return head;
+}
+
+/**
+ * Said once per isolate (logs) and on /healthz when a served network has no head object: usually
+ * the wrong store or NETWORKS (a regtest store served as mainnet), so nothing is read from storage.
+ */
+export function noHeadWarning(network: string): string {
+  return `network ${network} has no head object (${headKey(network)}) in the store: nothing sealed is served, every block is asked of the origin; check NETWORKS and the store`;
 }

@@ -70,3 +70,17 @@ function mergeOrigin(segments: Segment[]): Segment[] {
   }
   return out;
 }
+
+/**
+ * A range cut at the tip in sending order, as lightwalletd streams it (common/common.go
+ * GetBlockRange: heights in order until the first it cannot get): ascending keeps start..tip;
+ * descending from above the tip has no first block, so nothing is left (undefined).
+ */
+export function clampToTip(
+  start: number,
+  end: number,
+  tip: number,
+): { start: number; end: number } | undefined {
+  if (start > tip) return undefined;
+  return { start, end: Math.min(end, tip) };
+}

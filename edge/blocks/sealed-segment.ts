@@ -12,6 +12,7 @@ import {
   rangeKeys,
 } from "../../proto/range/index.ts";
 import { concatBytes } from "../../proto/treestate/bytes.ts";
+import { beforeDeadline } from "../rpc/deadline.ts";
 import type { ObjectReader, StoredObject } from "../store/index.ts";
 import type { ResponseSink } from "../wire/sink.ts";
 import type { ChainCheck } from "./chain-check.ts";
@@ -61,13 +62,16 @@ export async function writeSealedSegment(
   read: SealedRead,
   source: SegmentSource,
   check: ChainCheck,
+  signal?: AbortSignal,
 ): Promise<void> {
   const { meta, from, to } = read;
   check.run(blockInfo(meta, from), blockInfo(meta, to));
+  // A native pipe runs to the segment's end (see ResponseSink.pipe): the deadline is checked
+  // between segments, so a stream ends at most one range object after it.
   if (source.kind === "stored" && from <= to) return sink.pipe(read.object.body);
   const projection = source.kind === "stored" ? source.projection : "full";
   const span = blockSpan(meta, projection, from, to);
-  const bytes = await readAll(read.object.body);
+  const bytes = await beforeDeadline(signal, readAll(read.object.body));
   if (bytes.length !== span.length) {
     throw new LightedgeError(
       "corrupt",

@@ -1,4 +1,5 @@
 import { toConnectError } from "../../proto/errors.ts";
+import { beforeDeadline, type Deadline, orDeadline } from "../rpc/deadline.ts";
 import type { EdgeServices } from "../services.ts";
 import { type OpenedOriginSegment, writeOriginSegment } from "../tail/origin-segment.ts";
 import { endOfStream } from "../wire/end-stream.ts";
@@ -24,6 +25,10 @@ export interface StreamJob {
   ascending: boolean;
   network: string;
   rangeSize: number;
+  /** The client's deadline: past it, the stream ends with DeadlineExceeded in its end bytes. */
+  deadline: Deadline;
+  /** An error to end with after every segment is sent (a range past the tip: OutOfRange). */
+  endError?: unknown;
 }
 
 /**
@@ -34,6 +39,7 @@ export interface StreamJob {
  */
 export async function streamSegments(job: StreamJob): Promise<void> {
   const { s, sink, segments, opened, source } = job;
+  const signal = job.deadline.signal;
   const check = createChainCheck(job.ascending);
   const prepare = (i: number): Promise<SealedRead> | undefined => {
     const seg = segments[i];
@@ -47,21 +53,29 @@ export async function streamSegments(job: StreamJob): Promise<void> {
   let next = prepare(0);
   try {
     for (let i = 0; i < segments.length; i++) {
+      // Between segments (a native pipe cannot be stopped and still end the stream with a status).
+      signal.throwIfAborted();
       const current = next;
       next = prepare(i + 1);
-      if (current !== undefined) await writeSealedSegment(sink, await current, source, check);
-      else await writeOriginSegment(sink, opened.get(i)!, check);
+      if (current !== undefined)
+        await writeSealedSegment(sink, await beforeDeadline(signal, current), source, check, signal);
+      else await beforeDeadline(signal, writeOriginSegment(sink, opened.get(i)!, check));
     }
+    if (job.endError !== undefined) throw job.endError;
     await sink.write(endOfStream(job.protocol));
     await sink.close();
   } catch (err) {
     void next?.then((r) => r.object.body.cancel()).catch(() => {});
     for (const o of opened.values()) void o.rest.return(undefined);
+    // Past the deadline, whatever failed failed because of it (an aborted read or pipe).
+    const error = orDeadline(signal, err);
     try {
-      await sink.write(endOfStream(job.protocol, toConnectError(job.rpc, err, s.log)));
+      await sink.write(endOfStream(job.protocol, toConnectError(job.rpc, error, s.log)));
       await sink.close();
     } catch {
-      await sink.abort(err).catch(() => {});
+      await sink.abort(error).catch(() => {});
     }
+  } finally {
+    job.deadline.dispose();
   }
 }

@@ -1,5 +1,6 @@
 import type { EdgeServices } from "../services.ts";
-import type { ObjectReader } from "../store/index.ts";
+import type { ObjectInfo, ObjectReader, StoredObject } from "../store/index.ts";
+import { answerFor } from "./conditional.ts";
 
 /** Sealed range objects never change once written: browsers and CDNs may keep them for a year. */
 export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
@@ -10,12 +11,19 @@ const HEAD_KEY = /^v1\/([a-z0-9-]{1,16})\/head\.json$/;
 
 /**
  * GET /v1/<network>/… — the stored objects as plain files for CDN-cached downloads. The Workers
- * Cache API sits in front of the store: a miss reads the whole object once and caches it; Range
- * and conditional requests are then answered by the cache (206 / 304) from the cached copy.
+ * Cache API sits in front of the store: a miss reads the whole object once and caches it. The
+ * conditional and Range headers are judged here (conditional.ts: RFC 9110 §13.2.2), never by the
+ * cache, which ignores If-Match and If-Range: the cache only serves the whole object or one
+ * normalized byte range.
  */
 export async function serveObject(s: EdgeServices, req: Request): Promise<Response> {
   const url = new URL(req.url);
-  const key = decodeURIComponent(url.pathname.slice(1));
+  let key: string;
+  try {
+    key = decodeURIComponent(url.pathname.slice(1));
+  } catch {
+    return new Response("bad request: malformed percent-encoding in the path\n", { status: 400 });
+  }
   const sealed = SEALED_KEY.exec(key);
   const head = HEAD_KEY.exec(key);
   const network = (sealed ?? head)?.[1];
@@ -27,79 +35,75 @@ export async function serveObject(s: EdgeServices, req: Request): Promise<Respon
   const cache = typeof caches === "undefined" ? undefined : (caches as unknown as { default: Cache }).default;
   const cacheKey = new Request(`${url.origin}${url.pathname}`, { method: "GET" });
   if (cache !== undefined && sealed) {
-    const hit = await cache.match(requestFor(cacheKey, req));
-    if (hit !== undefined) return hit;
+    let whole = await cache.match(cacheKey);
+    if (whole === undefined) {
+      const object = await s.reader.get(key);
+      if (object === null) return new Response("not found\n", { status: 404 });
+      await cache.put(
+        cacheKey,
+        new Response(object.body, { headers: headersOf(object, sealed, cacheControl) }),
+      );
+      whole = await cache.match(cacheKey);
+    }
+    if (whole !== undefined) return fromWhole(cache, cacheKey, whole, req);
   }
   const object = await s.reader.get(key);
   if (object === null) return new Response("not found\n", { status: 404 });
-  const headers = new Headers({
+  return directRead(s.reader, key, object, req, headersOf(object, sealed !== null, cacheControl));
+}
+
+function headersOf(info: ObjectInfo, sealed: unknown, cacheControl: string): Headers {
+  return new Headers({
     "content-type": sealed ? "application/octet-stream" : "application/json",
-    "content-length": String(object.size),
-    etag: object.etag,
+    "content-length": String(info.size),
+    etag: info.etag,
     "cache-control": cacheControl,
     "accept-ranges": "bytes",
   });
-  if (cache !== undefined && sealed) {
-    // Cache the whole object, then let the cache answer Range / If-None-Match from it.
-    await cache.put(cacheKey, new Response(object.body, { headers }));
-    const cached = await cache.match(requestFor(cacheKey, req));
-    if (cached !== undefined) return cached;
-    return directRead(s.reader, key, req, headers);
-  }
-  if (req.headers.get("range") !== null || req.headers.get("if-none-match") !== null) {
-    await object.body.cancel();
-    return directRead(s.reader, key, req, headers);
-  }
-  return new Response(object.body, { headers });
 }
 
-/** The cache lookup for a client request: same key, the client's Range and conditional headers. */
-function requestFor(cacheKey: Request, req: Request): Request {
-  const headers = new Headers();
-  for (const h of ["range", "if-none-match", "if-modified-since", "if-match", "if-range"]) {
-    const v = req.headers.get(h);
-    if (v !== null) headers.set(h, v);
-  }
-  return new Request(cacheKey.url, { method: "GET", headers });
+/** Answers from the cached whole object: itself, a status without body, or one cached range. */
+async function fromWhole(cache: Cache, cacheKey: Request, whole: Response, req: Request): Promise<Response> {
+  const size = Number(whole.headers.get("content-length"));
+  const answer = answerFor(req.headers, whole.headers.get("etag") ?? "", size);
+  if (answer.status === 200) return whole;
+  await whole.body?.cancel();
+  if (answer.status !== 206) return statusOnly(answer.status, whole.headers, size);
+  const last = answer.offset + answer.length - 1;
+  const ranged = await cache.match(
+    new Request(cacheKey.url, { headers: { range: `bytes=${answer.offset}-${last}` } }),
+  );
+  if (ranged !== undefined && ranged.status === 206) return ranged;
+  await ranged?.body?.cancel();
+  return new Response("range not available, retry\n", { status: 503 });
 }
 
-/** Without the cache: ETag match → 304, one `bytes=a-b` / `bytes=a-` / `bytes=-n` range → 206. */
-async function directRead(reader: ObjectReader, key: string, req: Request, base: Headers): Promise<Response> {
-  const etag = base.get("etag") ?? "";
-  const inm = req.headers.get("if-none-match");
-  if (inm !== null && (inm === "*" || inm.split(",").some((t) => t.trim().replace(/^W\//, "") === etag))) {
-    return new Response(null, {
-      status: 304,
-      headers: { etag, "cache-control": base.get("cache-control") ?? "" },
-    });
-  }
-  const size = Number(base.get("content-length"));
-  const range = parseRange(req.headers.get("range"), size);
-  if (range === "invalid") {
-    return new Response(null, { status: 416, headers: { "content-range": `bytes */${size}` } });
-  }
-  const object = await reader.get(key, range ?? undefined);
+/** Without the cache: the same answers; a range is a second, ranged read from the store. */
+async function directRead(
+  reader: ObjectReader,
+  key: string,
+  whole: StoredObject,
+  req: Request,
+  base: Headers,
+): Promise<Response> {
+  const size = whole.size;
+  const answer = answerFor(req.headers, whole.etag, size);
+  if (answer.status === 200) return new Response(whole.body, { headers: base });
+  await whole.body.cancel();
+  if (answer.status !== 206) return statusOnly(answer.status, base, size);
+  const range = { offset: answer.offset, length: answer.length };
+  const object = await reader.get(key, range);
   if (object === null) return new Response("not found\n", { status: 404 });
-  if (range === null) return new Response(object.body, { headers: base });
   const headers = new Headers(base);
   headers.set("content-length", String(range.length));
   headers.set("content-range", `bytes ${range.offset}-${range.offset + range.length - 1}/${size}`);
   return new Response(object.body, { status: 206, headers });
 }
 
-export function parseRange(
-  value: string | null,
-  size: number,
-): { offset: number; length: number } | null | "invalid" {
-  if (value === null) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(value.trim());
-  if (m === null || (m[1] === "" && m[2] === "")) return null;
-  if (m[1] === "") {
-    const n = Math.min(Number(m[2]), size);
-    return n === 0 ? "invalid" : { offset: size - n, length: n };
-  }
-  const first = Number(m[1]);
-  const last = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (first >= size || last < first) return "invalid";
-  return { offset: first, length: last - first + 1 };
+/** 304 (with the validator and caching headers), 412, or 416 (with `Content-Range: bytes *\/size`). */
+function statusOnly(status: 304 | 412 | 416, base: Headers, size: number): Response {
+  const headers = new Headers({ etag: base.get("etag") ?? "" });
+  if (status === 304) headers.set("cache-control", base.get("cache-control") ?? "");
+  if (status === 416) headers.set("content-range", `bytes */${size}`);
+  return new Response(null, { status, headers });
 }

@@ -1,14 +1,18 @@
+import type { DescMessage } from "@bufbuild/protobuf";
 import { createConnectRouter } from "@connectrpc/connect";
 import { createFetchHandler } from "@connectrpc/connect/protocol";
 import { LightedgeError } from "../../proto/errors.ts";
+import { CompactTxStreamer } from "../../proto/index.ts";
 import { serveBlockRange } from "../blocks/block-range.ts";
 import { serveGetBlock } from "../blocks/get-block.ts";
 import type { EdgeServices } from "../services.ts";
 import { connectGetToPost, GET_METHODS } from "../wire/connect-get.ts";
 import { viaGrpcWebText } from "../wire/grpc-web-text.ts";
-import type { DetectedProtocol } from "../wire/protocol.ts";
+import type { DetectedProtocol, WireProtocol } from "../wire/protocol.ts";
+import { checkedRouterRequest } from "../wire/request.ts";
 import { createChainInfo } from "./chain-info.ts";
-import { MAX_RPC_REQUEST_BYTES } from "./limits.ts";
+import { beforeDeadline, type Deadline, timeoutHeaderOf } from "./deadline.ts";
+import { MAX_RPC_REQUEST_BYTES, maxRequestBytes } from "./limits.ts";
 import { registerRoutes } from "./router.ts";
 
 type Handler = (req: Request) => Promise<Response>;
@@ -24,18 +28,19 @@ export async function dispatchRpc(
   method: string,
   req: Request,
   detected: DetectedProtocol,
+  deadline: Deadline,
 ): Promise<Response> {
   if (detected.text) {
     return viaGrpcWebText(req, MAX_RPC_REQUEST_BYTES, (inner) =>
-      dispatchRpc(s, network, method, inner, { protocol: "grpc-web", binary: true, text: false }),
+      dispatchRpc(s, network, method, inner, { protocol: "grpc-web", binary: true, text: false }, deadline),
     );
   }
   if (detected.binary) {
     if (method === "GetBlockRange" || method === "GetBlockRangeNullifiers") {
-      return serveBlockRange(s, network, method, req, detected.protocol);
+      return serveBlockRange(s, network, method, req, detected.protocol, deadline);
     }
     if (method === "GetBlock" || method === "GetBlockNullifiers") {
-      return serveGetBlock(s, network, method, req, detected.protocol);
+      return serveGetBlock(s, network, method, req, detected.protocol, deadline);
     }
   }
   let routed = req;
@@ -44,12 +49,60 @@ export async function dispatchRpc(
       throw new LightedgeError("bad-request", "edge.dispatch", "this method is not available over GET");
     routed = connectGetToPost(req);
   }
+  routed = await checkedForRouter(routed, detected, method, deadline);
+  // The router's handlers run their own deadline from the header: hand them the clamped value,
+  // never the client's raw one (a timer given ≥ 2³¹ ms fires at once).
+  routed = withTimeoutHeader(routed, detected.protocol, deadline.remainingMs());
   const res = await routerFor(s, network)(routed, method);
   if (detected.protocol !== "connect-get" || res.status !== 200) return res;
   const headers = new Headers(res.headers);
   // Answers may change with the tip: cacheable, but only for as long as the head is.
   headers.set("cache-control", `public, max-age=${Math.max(1, Math.floor(s.config.headCacheMs / 1000))}`);
   return new Response(res.body, { status: res.status, headers });
+}
+
+/** Input schemas of the methods with a single request message (client streams are refused anyway). */
+const inputOf = new Map<string, DescMessage>(
+  CompactTxStreamer.methods
+    .filter((m) => m.methodKind === "unary" || m.methodKind === "server_streaming")
+    .map((m) => [m.name, m.input]),
+);
+
+/**
+ * A request with its message checked before the router: binary for truncation and wire types,
+ * JSON decoded once so its errors quote the input briefly (wire/request.ts).
+ */
+function checkedForRouter(
+  req: Request,
+  detected: DetectedProtocol,
+  method: string,
+  deadline: Deadline,
+): Promise<Request> {
+  const schema = inputOf.get(method);
+  if (schema === undefined) return Promise.resolve(req);
+  // connect-get was turned into a Connect unary POST above.
+  const as = detected.protocol === "connect-get" ? "connect-unary" : detected.protocol;
+  return beforeDeadline(
+    deadline.signal,
+    checkedRouterRequest(req, as, schema, maxRequestBytes(method) + 5, detected.binary),
+  );
+}
+
+/** The request with its deadline header replaced by the remaining, clamped time (if any). */
+function withTimeoutHeader(req: Request, protocol: WireProtocol, remainingMs: number | undefined): Request {
+  if (remainingMs === undefined) return req;
+  const name = timeoutHeaderOf(protocol);
+  // grpc-timeout holds at most 8 digits: whole seconds beyond that (never rounding up past the clamp).
+  const value =
+    name === "connect-timeout-ms"
+      ? String(remainingMs)
+      : remainingMs <= 99_999_999
+        ? `${remainingMs}m`
+        : `${Math.floor(remainingMs / 1000)}S`;
+  if (req.headers.get(name) === value) return req;
+  const headers = new Headers(req.headers);
+  headers.set(name, value);
+  return new Request(req, { headers });
 }
 
 // Built once per isolate per services object and network: building a router costs more than a call.

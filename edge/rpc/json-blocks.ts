@@ -1,5 +1,5 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import type { ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { ConnectError } from "@connectrpc/connect";
 import {
   codeFromHttpStatus,
@@ -18,6 +18,7 @@ import { type RangeRpc, serveBlockRange } from "../blocks/block-range.ts";
 import { type BlockRpc, serveGetBlock } from "../blocks/get-block.ts";
 import type { EdgeServices } from "../services.ts";
 import { readFrames } from "../wire/frame-reader.ts";
+import type { Deadline } from "./deadline.ts";
 
 type Impl = ServiceImpl<typeof CompactTxStreamer>;
 
@@ -28,7 +29,7 @@ type Impl = ServiceImpl<typeof CompactTxStreamer>;
  */
 export function jsonBlockMethods(s: EdgeServices, network: string): Partial<Impl> {
   const range = (rpc: RangeRpc) =>
-    async function* (req: Parameters<Impl["getBlockRange"]>[0], ctx: { signal: AbortSignal }) {
+    async function* (req: Parameters<Impl["getBlockRange"]>[0], ctx: HandlerContext) {
       const body = encodeFrame(toBinary(BlockRangeSchema, req));
       const res = await serveBlockRange(
         s,
@@ -36,27 +37,28 @@ export function jsonBlockMethods(s: EdgeServices, network: string): Partial<Impl
         rpc,
         inner("application/connect+proto", body, ctx.signal),
         "connect-stream",
+        deadlineOf(ctx),
       );
       yield* decodeStream(res);
     };
-  const unary =
-    (rpc: BlockRpc) => async (req: Parameters<Impl["getBlock"]>[0], ctx: { signal: AbortSignal }) => {
-      const res = await serveGetBlock(
-        s,
-        network,
-        rpc,
-        inner("application/proto", toBinary(BlockIDSchema, req), ctx.signal),
-        "connect-unary",
+  const unary = (rpc: BlockRpc) => async (req: Parameters<Impl["getBlock"]>[0], ctx: HandlerContext) => {
+    const res = await serveGetBlock(
+      s,
+      network,
+      rpc,
+      inner("application/proto", toBinary(BlockIDSchema, req), ctx.signal),
+      "connect-unary",
+      deadlineOf(ctx),
+    );
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (res.status !== 200)
+      throw errorFromJsonBytes(
+        bytes,
+        undefined,
+        new ConnectError(`${rpc}: failed`, codeFromHttpStatus(res.status)),
       );
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      if (res.status !== 200)
-        throw errorFromJsonBytes(
-          bytes,
-          undefined,
-          new ConnectError(`${rpc}: failed`, codeFromHttpStatus(res.status)),
-        );
-      return fromBinary(CompactBlockSchema, bytes);
-    };
+    return fromBinary(CompactBlockSchema, bytes);
+  };
   return {
     getBlockRange: range("GetBlockRange"),
     getBlockRangeNullifiers: range("GetBlockRangeNullifiers"),
@@ -83,4 +85,9 @@ async function* decodeStream(res: Response): AsyncGenerator<CompactBlock> {
     }
     yield fromBinary(CompactBlockSchema, frame.message);
   }
+}
+
+/** The router's own deadline (its context signal aborts with DeadlineExceeded) as the fast path's. */
+function deadlineOf(ctx: HandlerContext): Deadline {
+  return { signal: ctx.signal, remainingMs: () => ctx.timeoutMs(), dispose: () => {} };
 }

@@ -1,12 +1,35 @@
-import { type Client, createClient, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import {
+  type Client,
+  Code,
+  ConnectError,
+  createClient,
+  type HandlerContext,
+  type ServiceImpl,
+} from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
 import { CompactTxStreamer } from "../../proto/index.ts";
 import type { OriginClient } from "../tail/origin-client.ts";
-import { checkAddresses, checkExclude } from "./limits.ts";
+import { checkAddress, checkAddresses, checkExclude } from "./limits.ts";
 
 type Impl = ServiceImpl<typeof CompactTxStreamer>;
 type OriginApi = Client<typeof CompactTxStreamer>;
+type CallOpts = { signal: AbortSignal; timeoutMs?: number };
+
+/**
+ * The origin call's options: the client's signal and its remaining deadline, which connect-web
+ * sends on as connect-timeout-ms so the origin bounds its node calls (and retries) by it.
+ */
+function callOpts(ctx: HandlerContext): CallOpts {
+  const timeoutMs = ctx.timeoutMs();
+  return timeoutMs === undefined ? { signal: ctx.signal } : { signal: ctx.signal, timeoutMs };
+}
+
+/** The DeadlineExceeded a call ends with once its deadline passed (whatever the origin call threw). */
+function pastDeadline(ctx: HandlerContext): ConnectError | undefined {
+  const reason: unknown = ctx.signal.reason;
+  return reason instanceof ConnectError && reason.code === Code.DeadlineExceeded ? reason : undefined;
+}
 
 /** A typed Connect client of the origin (binary Connect over the secret-carrying fetch). */
 export function createOriginApi(origin: OriginClient, baseUrl: string): OriginApi {
@@ -33,39 +56,47 @@ export function proxiedMethods(
   const unary =
     <I, O>(
       rpc: string,
-      call: (a: OriginApi, req: I, opts: { signal: AbortSignal }) => Promise<O>,
+      call: (a: OriginApi, req: I, opts: CallOpts) => Promise<O>,
       check?: (req: I) => void,
     ) =>
     async (req: I, ctx: HandlerContext): Promise<O> => {
       try {
         check?.(req);
-        return await call(need(rpc), req, { signal: ctx.signal });
+        return await call(need(rpc), req, callOpts(ctx));
       } catch (err) {
-        throw toConnectError(rpc, err, log);
+        throw toConnectError(rpc, pastDeadline(ctx) ?? err, log);
       }
     };
   const stream = <I, O>(
     rpc: string,
-    call: (a: OriginApi, req: I, opts: { signal: AbortSignal }) => AsyncIterable<O>,
+    call: (a: OriginApi, req: I, opts: CallOpts) => AsyncIterable<O>,
     check?: (req: I) => void,
   ) =>
     async function* (req: I, ctx: HandlerContext): AsyncGenerator<O> {
       try {
         check?.(req);
-        yield* call(need(rpc), req, { signal: ctx.signal });
+        yield* call(need(rpc), req, callOpts(ctx));
       } catch (err) {
-        throw toConnectError(rpc, err, log);
+        throw toConnectError(rpc, pastDeadline(ctx) ?? err, log);
       }
     };
   return {
     getTransaction: unary("GetTransaction", (a, r, o) => a.getTransaction(r, o)),
     sendTransaction: unary("SendTransaction", (a, r, o) => a.sendTransaction(r, o)),
-    getTaddressTxids: stream("GetTaddressTxids", (a, r, o) => a.getTaddressTxids(r, o)),
-    getTaddressTransactions: stream("GetTaddressTransactions", (a, r, o) => a.getTaddressTransactions(r, o)),
+    getTaddressTxids: stream(
+      "GetTaddressTxids",
+      (a, r, o) => a.getTaddressTxids(r, o),
+      (r) => checkAddress(r.address, network),
+    ),
+    getTaddressTransactions: stream(
+      "GetTaddressTransactions",
+      (a, r, o) => a.getTaddressTransactions(r, o),
+      (r) => checkAddress(r.address, network),
+    ),
     getTaddressBalance: unary(
       "GetTaddressBalance",
       (a, r, o) => a.getTaddressBalance(r, o),
-      (r) => checkAddresses(r.addresses),
+      (r) => checkAddresses(r.addresses, network),
     ),
     getMempoolTx: stream(
       "GetMempoolTx",
@@ -79,12 +110,12 @@ export function proxiedMethods(
     getAddressUtxos: unary(
       "GetAddressUtxos",
       (a, r, o) => a.getAddressUtxos(r, o),
-      (r) => checkAddresses(r.addresses),
+      (r) => checkAddresses(r.addresses, network),
     ),
     getAddressUtxosStream: stream(
       "GetAddressUtxosStream",
       (a, r, o) => a.getAddressUtxosStream(r, o),
-      (r) => checkAddresses(r.addresses),
+      (r) => checkAddresses(r.addresses, network),
     ),
     ping: unary("Ping", (a, r, o) => a.ping(r, o)),
   };

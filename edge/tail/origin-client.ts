@@ -19,32 +19,50 @@ const SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
 
 /** The edge's view of its origin: Connect over fetch, with the secret and the 1 s deadline. */
 export interface OriginClient {
-  /** A server-streaming call whose data frames are handed over raw, to be re-sent unchanged. */
-  stream(rpc: string, request: Uint8Array, signal?: AbortSignal): Promise<AsyncGenerator<ReadFrame>>;
+  /**
+   * A server-streaming call whose data frames are handed over raw, to be re-sent unchanged.
+   * `timeoutMs` (the client's remaining deadline) goes on as connect-timeout-ms, so the origin
+   * bounds its node calls by it.
+   */
+  stream(
+    rpc: string,
+    request: Uint8Array,
+    signal?: AbortSignal,
+    timeoutMs?: number,
+  ): Promise<AsyncGenerator<ReadFrame>>;
   /** A unary call answering the bare response message bytes. */
-  unary(rpc: string, request: Uint8Array, signal?: AbortSignal): Promise<Uint8Array>;
+  unary(rpc: string, request: Uint8Array, signal?: AbortSignal, timeoutMs?: number): Promise<Uint8Array>;
   /** fetch with the secret and the deadline, for connect-web transports (proxied RPCs). */
   fetch: typeof fetch;
 }
 
 export function createOriginClient(baseUrl: string, secret: string): OriginClient {
   const originFetch = createOriginFetch(secret);
-  const post = (rpc: string, contentType: string, body: Uint8Array, signal?: AbortSignal) =>
-    originFetch(`${baseUrl}/${SERVICE}/${rpc}`, {
+  const post = (
+    rpc: string,
+    contentType: string,
+    body: Uint8Array,
+    signal?: AbortSignal,
+    timeoutMs?: number,
+  ) => {
+    const headers: Record<string, string> = { "content-type": contentType, "connect-protocol-version": "1" };
+    if (timeoutMs !== undefined) headers["connect-timeout-ms"] = String(Math.max(0, Math.floor(timeoutMs)));
+    return originFetch(`${baseUrl}/${SERVICE}/${rpc}`, {
       method: "POST",
-      headers: { "content-type": contentType, "connect-protocol-version": "1" },
+      headers,
       body: body as Uint8Array<ArrayBuffer>,
       signal: signal ?? null,
     });
+  };
   return {
     fetch: originFetch,
-    async stream(rpc, request, signal) {
-      const res = await post(rpc, "application/connect+proto", encodeFrame(request), signal);
+    async stream(rpc, request, signal, timeoutMs) {
+      const res = await post(rpc, "application/connect+proto", encodeFrame(request), signal, timeoutMs);
       await throwIfHttpError(rpc, res);
       return streamFrames(res.body!);
     },
-    async unary(rpc, request, signal) {
-      const res = await post(rpc, "application/proto", request, signal);
+    async unary(rpc, request, signal, timeoutMs) {
+      const res = await post(rpc, "application/proto", request, signal, timeoutMs);
       await throwIfHttpError(rpc, res);
       return new Uint8Array(await res.arrayBuffer());
     },
@@ -58,12 +76,16 @@ function createOriginFetch(secret: string): typeof fetch {
     const rpc = url.pathname.split("/").pop() ?? "origin";
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error("origin timeout")), ORIGIN_HEADERS_TIMEOUT_MS);
-    init?.signal?.addEventListener("abort", () => controller.abort(init.signal?.reason));
+    const caller = init?.signal ?? undefined;
+    if (caller?.aborted) controller.abort(caller.reason);
+    else caller?.addEventListener("abort", () => controller.abort(caller.reason), { once: true });
     const headers = new Headers(init?.headers);
     headers.set(SECRET_HEADER, secret);
     try {
       return await fetch(url, { ...init, headers, signal: controller.signal, redirect: "manual" });
     } catch (cause) {
+      // The caller gave up (the client's deadline passed, or it went away): say that, not Unavailable.
+      if (caller?.aborted && caller.reason instanceof ConnectError) throw caller.reason;
       const err = new LightedgeError("unavailable", "edge.origin", "the origin is unavailable, retry later", {
         cause,
       });

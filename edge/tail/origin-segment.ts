@@ -27,13 +27,14 @@ export async function openOriginSegment(
   to: number,
   poolTypes: PoolType[],
   signal?: AbortSignal,
+  timeoutMs?: number,
 ): Promise<OpenedOriginSegment> {
   const request = create(BlockRangeSchema, {
     start: create(BlockIDSchema, { height: BigInt(from) }),
     end: create(BlockIDSchema, { height: BigInt(to) }),
     poolTypes,
   });
-  const rest = await origin.stream(rpc, toBinary(BlockRangeSchema, request), signal);
+  const rest = await origin.stream(rpc, toBinary(BlockRangeSchema, request), signal, timeoutMs);
   const first = await rest.next();
   if (first.done) throw new LightedgeError("unavailable", "edge.origin", "the origin sent no blocks, retry");
   return { from, to, first: first.value, rest };

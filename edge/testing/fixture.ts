@@ -14,7 +14,15 @@ export interface EdgeFixture {
     tips: Record<string, number>;
   };
   originSecret: string;
-  origins: { good: string; brokenAtSeam: string; brokenInTail: string; down: string; hung: string };
+  origins: {
+    good: string;
+    brokenAtSeam: string;
+    brokenInTail: string;
+    down: string;
+    hung: string;
+    /** Refuses every call (FailedPrecondition) naming the connect-timeout-ms it received. */
+    echo: string;
+  };
 }
 
 declare module "vitest" {

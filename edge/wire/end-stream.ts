@@ -26,27 +26,32 @@ export function endOfStream(protocol: WireProtocol, error?: ConnectError): Uint8
     return encodeFrame(trailerSerialize(setTrailerStatus(new Headers(), error)), FLAG_GRPC_WEB_TRAILER);
   }
   if (protocol === "connect-stream") {
-    const json = JSON.stringify(endStreamToJson(new Headers(), error, undefined));
+    const json = JSON.stringify(endStreamToJson(error?.metadata ?? new Headers(), error, undefined));
     return encodeFrame(new TextEncoder().encode(json), FLAG_CONNECT_END_STREAM);
   }
   return new Uint8Array(0);
 }
 
-/** A whole response for an error known before any message was sent. */
-export function errorResponse(protocol: WireProtocol, error: ConnectError): Response {
+/**
+ * A whole response for an error known before any message was sent. `binary` false: the client
+ * spoke JSON, and its stream content type must say so or connect-web refuses the answer.
+ */
+export function errorResponse(protocol: WireProtocol, error: ConnectError, binary = true): Response {
+  const contentType = binary ? contentTypeOf[protocol] : contentTypeOf[protocol].replace(/proto$/, "json");
   if (protocol === "grpc-web") {
     // Trailers-only: the status travels in headers and the body is empty (gRPC-web spec).
-    const headers = setTrailerStatus(new Headers({ "content-type": contentTypeOf[protocol] }), error);
+    const headers = setTrailerStatus(new Headers({ "content-type": contentType }), error);
     return new Response(null, { status: 200, headers });
   }
+  // Error metadata (a retry hint) also travels as HTTP headers, where Connect unary puts it.
+  const headers = new Headers(error.metadata);
   if (protocol === "connect-stream") {
-    return new Response(endOfStream(protocol, error) as Uint8Array<ArrayBuffer>, {
-      status: 200,
-      headers: { "content-type": contentTypeOf[protocol] },
-    });
+    headers.set("content-type", contentType);
+    return new Response(endOfStream(protocol, error) as Uint8Array<ArrayBuffer>, { status: 200, headers });
   }
+  headers.set("content-type", "application/json");
   return new Response(errorToJsonBytes(error, undefined) as Uint8Array<ArrayBuffer>, {
     status: codeToHttpStatus(error.code),
-    headers: { "content-type": "application/json" },
+    headers,
   });
 }

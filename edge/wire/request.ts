@@ -1,7 +1,8 @@
-import { type DescMessage, fromBinary, type MessageShape } from "@bufbuild/protobuf";
+import { type DescMessage, fromBinary, fromJsonString, type MessageShape } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { LightedgeError } from "../../proto/errors.ts";
 import { FLAG_DATA, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
+import { assertWireTypes } from "../../proto/strict-decode.ts";
 import { concatBytes } from "../../proto/treestate/bytes.ts";
 import type { WireProtocol } from "./protocol.ts";
 
@@ -20,12 +21,79 @@ export async function readRequestMessage<Desc extends DescMessage>(
   const bytes =
     protocol === "connect-get" ? queryMessage(req) : await readCapped(req, MAX_BLOCK_REQUEST_BYTES);
   const message = protocol === "grpc-web" || protocol === "connect-stream" ? unframe(bytes) : bytes;
+  checkWire(schema, message);
   try {
     return fromBinary(schema, message);
   } catch (cause) {
     throw new LightedgeError("bad-request", "wire.request", `cannot decode ${schema.name}`, { cause });
   }
 }
+
+/**
+ * Refuses a request message that is truncated or sends a field in the wrong wire type
+ * (proto/strict-decode.ts): protobuf-es would read a fixed32 height as 4294967295, and connect-es
+ * answers a truncated body as Internal; both are the client's error (InvalidArgument).
+ */
+export function checkWire(schema: DescMessage, message: Uint8Array): void {
+  try {
+    assertWireTypes(schema, message);
+  } catch (cause) {
+    const problem = cause instanceof Error ? cause.message : String(cause);
+    throw new LightedgeError("bad-request", "wire.request", `cannot decode ${schema.name}: ${problem}`, {
+      cause,
+    });
+  }
+}
+
+/**
+ * A binary request for the Connect router, its message checked first (see checkWire). The body is
+ * read (capped) and handed on unchanged; JSON and client-streaming requests pass as they are.
+ */
+export async function checkedRouterRequest(
+  req: Request,
+  protocol: WireProtocol,
+  schema: DescMessage,
+  maxBytes: number,
+  binary: boolean,
+): Promise<Request> {
+  const bytes = await readCapped(req, maxBytes);
+  const message = isFramedProtocol(protocol) ? unframe(bytes) : bytes;
+  if (binary) checkWire(schema, message);
+  else checkJson(schema, message);
+  return new Request(req.url, {
+    method: req.method,
+    headers: req.headers,
+    body: bytes as Uint8Array<ArrayBuffer>,
+    signal: req.signal,
+  });
+}
+
+/** Longest decoder message passed on for a JSON request (it quotes the offending value). */
+const MAX_JSON_PROBLEM_CHARS = 120;
+
+/**
+ * A JSON request message decoded once here, so that a decode error is ours: protobuf-es quotes the
+ * offending value whole ("expected bigint (uint64): <100 KB>") and connect-es passes it on.
+ */
+function checkJson(schema: DescMessage, message: Uint8Array): void {
+  if (message.length === 0) return; // the router decides what an empty body means
+  try {
+    fromJsonString(schema, new TextDecoder().decode(message));
+  } catch (cause) {
+    const text = cause instanceof Error ? cause.message : String(cause);
+    const short = text.length > MAX_JSON_PROBLEM_CHARS ? `${text.slice(0, MAX_JSON_PROBLEM_CHARS)}…` : text;
+    throw new LightedgeError(
+      "bad-request",
+      "wire.request",
+      `cannot decode ${schema.name} from JSON: ${short}`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
+const isFramedProtocol = (p: WireProtocol) => p === "grpc-web" || p === "connect-stream";
 
 /** The `message` query parameter of a Connect GET (base64url when `base64=1`). */
 function queryMessage(req: Request): Uint8Array {
@@ -44,6 +112,14 @@ function queryMessage(req: Request): Uint8Array {
 function unframe(bytes: Uint8Array): Uint8Array {
   if (bytes.length < FRAME_HEADER_BYTES) {
     throw new LightedgeError("bad-request", "wire.request", "request body is not one enveloped message");
+  }
+  // 0x80 marks a gRPC-web trailer frame (0x02 a Connect end-stream): never part of a request.
+  if ((bytes[0]! & 0x80) !== 0 || bytes[0] === 0x02) {
+    throw new LightedgeError(
+      "bad-request",
+      "wire.request",
+      `request frame has flag 0x${bytes[0]!.toString(16).padStart(2, "0")} (end of stream); a request is one data frame`,
+    );
   }
   if (bytes[0] !== FLAG_DATA) throw unsupportedCompression();
   const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(1, false);

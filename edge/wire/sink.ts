@@ -6,7 +6,11 @@
  */
 export interface ResponseSink {
   readonly readable: ReadableStream<Uint8Array>;
-  /** Pipes a native body into the response; resolves when it is fully sent. */
+  /**
+   * Pipes a native body into the response; resolves when it is fully sent. No abort signal: in
+   * workerd, aborting a native pipe cancels the writer too (even with preventAbort), which would
+   * leave no way to send the end-of-stream status, so callers stop between pipes instead.
+   */
   pipe(body: ReadableStream<Uint8Array>): Promise<void>;
   write(bytes: Uint8Array): Promise<void>;
   close(): Promise<void>;

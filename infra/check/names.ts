@@ -2,7 +2,7 @@
 // with it: edge/env.ts's `Env` interface and wrangler.toml. Pure text parsing, no I/O.
 
 export interface NamesRegistry {
-  worker: { r2Buckets: string[]; vars: string[]; secrets: string[] };
+  worker: { r2Buckets: string[]; rateLimits: string[]; vars: string[]; secrets: string[] };
   origin: { env: string[]; secrets: string[] };
   originSecretHeader: string;
 }
@@ -44,6 +44,10 @@ export interface WranglerNames {
   bindings: Map<string, string>;
   /** bucket_name of each [[r2_buckets]] entry, by binding. */
   bucketNames: Map<string, string>;
+  /** `simple = { limit, period }` of each [[ratelimits]] entry, by name. */
+  rateLimits: Map<string, { limit: number; period: number }>;
+  /** Values of the `[vars]` table (strings unquoted). */
+  varValues: Map<string, string>;
   /** UPPER_CASE words in comments (documented, not declared, names such as secrets). */
   commented: Set<string>;
 }
@@ -55,6 +59,8 @@ export function wranglerNames(source: string): WranglerNames {
     vars: [],
     bindings: new Map(),
     bucketNames: new Map(),
+    rateLimits: new Map(),
+    varValues: new Map(),
     commented: new Set(),
   };
   let table = "";
@@ -74,11 +80,18 @@ export function wranglerNames(source: string): WranglerNames {
     if (!kv) continue;
     const [key, value] = [kv[1]!, kv[2]!.trim()];
     if (table === "") readTopLevel(out, key, value);
-    else if (table === "vars" || table.endsWith(".vars")) out.vars.push(key);
-    else if (key === "binding") {
+    else if (table === "vars" || table.endsWith(".vars")) {
+      out.vars.push(key);
+      out.varValues.set(key, unquote(value));
+    } else if (key === "binding" || (key === "name" && table === "ratelimits")) {
       binding = unquote(value);
       out.bindings.set(binding, table);
     } else if (key === "bucket_name" && binding) out.bucketNames.set(binding, unquote(value));
+    else if (key === "simple" && binding && table === "ratelimits") {
+      const limit = /\blimit\s*=\s*(\d+)/.exec(value)?.[1];
+      const period = /\bperiod\s*=\s*(\d+)/.exec(value)?.[1];
+      out.rateLimits.set(binding, { limit: Number(limit), period: Number(period) });
+    }
   }
   return out;
 }

@@ -1,34 +1,15 @@
 import { createHash } from "node:crypto";
+import { base58check, TADDR_PREFIXES, type TaddrNetwork } from "../../proto/taddress.ts";
 
-/** Transparent address prefixes (protocol spec §5.6.1.1): P2PKH t1/tm, P2SH t3/t2. */
-const prefixes = {
-  mainnet: { p2pkh: [0x1c, 0xb8], p2sh: [0x1c, 0xbd] },
-  testnet: { p2pkh: [0x1d, 0x25], p2sh: [0x1c, 0xba] },
-  regtest: { p2pkh: [0x1d, 0x25], p2sh: [0x1c, 0xba] },
-} as const;
+const prefixes = TADDR_PREFIXES;
 
-export type Network = keyof typeof prefixes;
-
-const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+export type Network = TaddrNetwork;
 
 function sha256(b: Uint8Array): Buffer {
   return createHash("sha256").update(b).digest();
 }
 
-export function base58check(payload: Uint8Array): string {
-  const data = Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)]);
-  let n = BigInt(`0x${data.toString("hex")}`);
-  let out = "";
-  while (n > 0n) {
-    out = alphabet[Number(n % 58n)] + out;
-    n /= 58n;
-  }
-  for (const b of data) {
-    if (b !== 0) break;
-    out = `1${out}`;
-  }
-  return out;
-}
+export { base58check };
 
 /** The t-address a scriptPubKey pays (P2PKH or P2SH), or undefined for other scripts. */
 export function scriptAddress(script: Uint8Array, network: Network): string | undefined {

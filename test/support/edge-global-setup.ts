@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from "node:http";
 import { createServer, type Socket } from "node:net";
 import type { TestProject } from "vitest/node";
 import { hasChain, missingChainMessage } from "./chain.ts";
@@ -38,6 +39,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
     held.push(socket);
   });
   await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
+  // An origin that refuses every call with the deadline it was given in its message, so edge tests
+  // can see the client's remaining deadline passed on (connect-timeout-ms) to proxied calls.
+  const echo = createHttpServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const timeout = req.headers["connect-timeout-ms"] ?? "none";
+      const error = { code: "failed_precondition", message: `connect-timeout-ms=${timeout}` };
+      if (req.headers["content-type"] === "application/connect+proto") {
+        // A Connect stream: 200 and one end-stream frame (flag 0x02) carrying the error.
+        const json = Buffer.from(JSON.stringify({ error }));
+        const head = Buffer.from([0x02, 0, 0, 0, 0]);
+        head.writeUInt32BE(json.length, 1);
+        res.writeHead(200, { "content-type": "application/connect+proto" });
+        res.end(Buffer.concat([head, json]));
+        return;
+      }
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify(error));
+    });
+  });
+  await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
   project.provide("edgeFixture", {
     seed: seedToJson(seed),
     originSecret: TEST_ORIGIN_SECRET,
@@ -47,10 +69,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       brokenInTail: `mainnet=${origins[3]!.url}`,
       down: `mainnet=${await closedPortUrl()}`,
       hung: `mainnet=http://127.0.0.1:${(hung.address() as { port: number }).port}`,
+      echo: `mainnet=http://127.0.0.1:${(echo.address() as { port: number }).port}`,
     },
   });
   return async () => {
     hung.close();
+    echo.close();
     for (const socket of held) socket.destroy();
     await Promise.all(origins.map((o) => o.stop()));
   };

@@ -6,6 +6,13 @@ locals {
     BLOCKS = var.bucket_name
   }
 
+  # Per-client rate limits (Workers Rate Limiting; the Worker keys them by CF-Connecting-IP).
+  # One period for both, also bound as RATE_LIMIT_PERIOD_SECONDS: the retry hint clients get.
+  rate_limits = {
+    NODE_RATE_LIMIT = { namespace_id = var.node_rate_limit_namespace_id, limit = var.node_rate_limit }
+    SEND_RATE_LIMIT = { namespace_id = var.send_rate_limit_namespace_id, limit = var.send_rate_limit }
+  }
+
   plain_text = {
     NETWORKS           = join(",", var.networks)
     VENDOR             = var.vendor
@@ -18,6 +25,8 @@ locals {
     STORE_PUBLIC_URL   = var.store_public_url
     ORIGIN_URL         = var.origin_url
     HEAD_CACHE_SECONDS = tostring(var.head_cache_seconds)
+
+    RATE_LIMIT_PERIOD_SECONDS = tostring(var.rate_limit_period)
   }
 
   # Secrets are bound only when the feature using them is configured; the condition reads a
@@ -31,6 +40,12 @@ locals {
 
   bindings = concat(
     [for name, bucket in local.r2_buckets : { type = "r2_bucket", name = name, bucket_name = bucket } if bucket != null],
+    [for name, rl in local.rate_limits : {
+      type         = "ratelimit"
+      name         = name
+      namespace_id = tostring(rl.namespace_id)
+      simple       = { limit = rl.limit, period = var.rate_limit_period }
+    }],
     [for name, text in local.plain_text : { type = "plain_text", name = name, text = text }],
     [for name, secret in local.secret_text : { type = "secret_text", name = name, text = secret.text } if secret.bound],
   )

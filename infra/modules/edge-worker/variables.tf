@@ -177,3 +177,50 @@ variable "head_cache_seconds" {
     error_message = "head_cache_seconds must be between 0 and 2 so GetLatestBlock stays fresh."
   }
 }
+
+# ── per-client rate limits (Workers Rate Limiting bindings, keyed by the client's IP) ──
+
+variable "node_rate_limit" {
+  description = "Node-backed calls (GetTransaction, GetTaddress*, GetMempool*, GetAddressUtxos*, Ping) one client may make per rate_limit_period (NODE_RATE_LIMIT)."
+  type        = number
+  default     = 600
+
+  validation {
+    condition     = var.node_rate_limit >= 1
+    error_message = "node_rate_limit must be at least 1."
+  }
+}
+
+variable "send_rate_limit" {
+  description = "SendTransaction calls one client may make per rate_limit_period (SEND_RATE_LIMIT)."
+  type        = number
+  default     = 30
+
+  validation {
+    condition     = var.send_rate_limit >= 1
+    error_message = "send_rate_limit must be at least 1."
+  }
+}
+
+variable "rate_limit_period" {
+  description = "Window of both rate limits in seconds, 10 or 60 (the only periods Workers Rate Limiting takes); also the retry hint (RATE_LIMIT_PERIOD_SECONDS)."
+  type        = number
+  default     = 60
+
+  validation {
+    condition     = contains([10, 60], var.rate_limit_period)
+    error_message = "rate_limit_period must be 10 or 60."
+  }
+}
+
+variable "node_rate_limit_namespace_id" {
+  description = "Rate Limiting namespace of NODE_RATE_LIMIT: an integer unique in the account (wrangler.toml uses 16001)."
+  type        = number
+  default     = 16001
+}
+
+variable "send_rate_limit_namespace_id" {
+  description = "Rate Limiting namespace of SEND_RATE_LIMIT: an integer unique in the account (wrangler.toml uses 16002)."
+  type        = number
+  default     = 16002
+}
