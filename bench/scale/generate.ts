@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { openStore } from "../../origin/store/index.ts";
+import { startMoto } from "../../test/support/moto.ts";
 import { displayHashOf, encodeHead, type HeadObject, headKey } from "../../proto/range/index.ts";
 import { pointPools } from "./points.ts";
 import { chainName, createRangeBuilder } from "./range.ts";
@@ -220,18 +221,29 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ payloadScale, ...e }, null, 2)}\n`);
     return;
   }
-  if (!values.store) throw new Error("--store dir:PATH or s3://BUCKET/PREFIX is required");
+  if (!values.store) throw new Error("--store dir:PATH, s3://BUCKET/PREFIX or moto is required");
+  // `--store moto`: a fresh moto_server (test/support/moto.ts) and bucket, for measuring S3 writes.
+  const moto = values.store === "moto" ? await startMoto() : undefined;
+  if (moto) {
+    await moto.createBucket("scale");
+    Object.assign(process.env, {
+      S3_ENDPOINT: moto.endpoint,
+      S3_REGION: moto.region,
+      S3_ACCESS_KEY_ID: moto.accessKeyId,
+      S3_SECRET_ACCESS_KEY: moto.secretAccessKey,
+    });
+  }
   const r = await generate({
     to,
-    store: values.store,
+    store: moto ? "s3://scale/lightedge" : values.store,
     payloadScale,
     rangeSize,
     network: values.network,
     workers: Number(values.workers),
     seed: values.seed,
     log,
-  });
-  process.stdout.write(`${JSON.stringify({ payloadScale, ...r }, null, 2)}\n`);
+  }).finally(() => moto?.stop());
+  process.stdout.write(`${JSON.stringify({ payloadScale, store: values.store, ...r }, null, 2)}\n`);
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) {
