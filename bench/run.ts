@@ -25,7 +25,10 @@ const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
   "wallet-download": () => import("./scenarios/wallet-download.ts"),
   efficiency: () => import("./scenarios/efficiency.ts"),
   ghz: () => import("./scenarios/ghz.ts"),
+  // Mainnet at full height (bench/scale/): only with `--only scale`, never in a default or --quick run.
+  scale: () => import("./scenarios/scale.ts"),
 };
+const ONLY_WHEN_ASKED = new Set(["scale"]);
 
 const FULL: BenchSettings = {
   blocks: 200_000,
@@ -86,6 +89,9 @@ async function main(): Promise<number> {
       seconds: { type: "string" },
       levels: { type: "string" },
       "edge-runtime": { type: "string" },
+      // Read by scenarios/scale.ts: payload scale of the generated store (default 0.02) and its height.
+      "payload-scale": { type: "string" },
+      "scale-to": { type: "string" },
     },
   });
   const quick = values.quick === true;
@@ -113,7 +119,7 @@ async function main(): Promise<number> {
   let failed = 0;
   try {
     for (const [name, load] of Object.entries(scenarios)) {
-      if (only && !only.includes(name)) continue;
+      if (only ? !only.includes(name) : ONLY_WHEN_ASKED.has(name)) continue;
       const { scenario } = await load();
       const started = performance.now();
       process.stderr.write(`bench: ${name}…\n`);

@@ -1,7 +1,7 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { jubjub } from "@noble/curves/misc.js";
 import { describe, expect, it } from "vitest";
-import { Fp as PallasFp, PALLAS_B, PALLAS_P } from "../../origin/trees/pallas.ts";
+import { PALLAS_B, PALLAS_P, Fp as PallasFp } from "../../origin/trees/pallas.ts";
 import { CompactBlockSchema } from "../../proto/index.ts";
 import { blockInfo, decodeRangeMeta, frameSpan, verifySection } from "../../proto/range/index.ts";
 import { decodeTreeStateRange, legacyTreeSize, treeStateAt } from "../../proto/treestate/index.ts";
@@ -26,7 +26,13 @@ function isPallasEncoding(b: Uint8Array): boolean {
 }
 
 const points = pointPools(16);
-const build = createRangeBuilder({ network: "mainnet", rangeSize: 100, payloadScale: 0.05, seed: "t", points });
+const build = createRangeBuilder({
+  network: "mainnet",
+  rangeSize: 100,
+  payloadScale: 0.05,
+  seed: "t",
+  points,
+});
 
 describe("scale generator ranges", () => {
   // Range 19,000 at 100 blocks per range: heights 1,900,000–1,900,099, the spam era (both pools).
@@ -53,7 +59,10 @@ describe("scale generator ranges", () => {
     let previous = { sapling: treeSizeAfter(1_899_999, 1, 0.05), orchard: treeSizeAfter(1_899_999, 2, 0.05) };
     for (let h = 1_900_000; h < 1_900_100; h++) {
       const span = frameSpan(meta, "shielded", h);
-      const block = fromBinary(CompactBlockSchema, shielded.subarray(span.offset + 5, span.offset + span.length));
+      const block = fromBinary(
+        CompactBlockSchema,
+        shielded.subarray(span.offset + 5, span.offset + span.length),
+      );
       expect(Number(block.height)).toBe(h);
       let o = 0;
       let a = 0;
