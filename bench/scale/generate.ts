@@ -5,6 +5,7 @@ import { openStore } from "../../origin/store/index.ts";
 import { displayHashOf, encodeHead, type HeadObject, headKey } from "../../proto/range/index.ts";
 import { startMoto } from "../../test/support/moto.ts";
 import { pointPools } from "./points.ts";
+import { TREE_ANCHORS } from "./profile.ts";
 import { chainName, createRangeBuilder } from "./range.ts";
 import type { WorkerJob, WorkerMessage } from "./worker.ts";
 
@@ -143,8 +144,8 @@ export interface EstimateResult {
 
 /**
  * Projects per-projection totals over `from..to` at `payloadScale` from every `every`-th range
- * (stratified: one range per stratum of `every`, scaled by the stratum size; the edge ranges are
- * weighted by the share of their heights inside from..to).
+ * (stratified: one range per stratum of `every` ranges between profile anchors, scaled by the
+ * stratum size; the outer ranges are weighted by the share of their heights inside from..to).
  */
 export function estimate(o: {
   from: number;
@@ -158,21 +159,30 @@ export function estimate(o: {
   const build = createRangeBuilder({ ...o, points: pointPools() });
   const firstIndex = Math.floor(o.from / o.rangeSize);
   const lastIndex = Math.floor(o.to / o.rangeSize);
+  // Strata never straddle a profile anchor: rates change there (the spam starts and ends at one),
+  // and a stratum sampled on one side would stand for ranges on the other.
+  const cuts = new Set([firstIndex, lastIndex + 1]);
+  for (const [h] of TREE_ANCHORS) {
+    const i = Math.floor(h / o.rangeSize);
+    if (i > firstIndex && i <= lastIndex) cuts.add(i);
+  }
+  const edges = [...cuts].sort((a, b) => a - b);
   const totals = { shielded: 0, full: 0, nullifiers: 0, trees: 0 };
   let sampled = 0;
-  for (let s = firstIndex; s <= lastIndex; s += o.every) {
-    const strata = Math.min(o.every, lastIndex - s + 1);
-    const index = s + Math.floor(strata / 2);
-    const r = build(index);
-    sampled++;
-    // Share of heights of the stratum inside from..to (only the two edge strata are partial).
-    const lo = Math.max(o.from, s * o.rangeSize);
-    const hi = Math.min(o.to, (s + strata) * o.rangeSize - 1);
-    const weight = (hi - lo + 1) / o.rangeSize;
-    totals.shielded += r.bytes.shielded * weight;
-    totals.full += r.bytes.full * weight;
-    totals.nullifiers += r.bytes.nullifiers * weight;
-    totals.trees += r.bytes.trees * weight;
+  for (let e = 0; e + 1 < edges.length; e++) {
+    for (let s = edges[e]!; s < edges[e + 1]!; s += o.every) {
+      const strata = Math.min(o.every, edges[e + 1]! - s);
+      const r = build(s + Math.floor(strata / 2));
+      sampled++;
+      // Heights of the stratum inside from..to (only the two outer strata can be partial).
+      const lo = Math.max(o.from, s * o.rangeSize);
+      const hi = Math.min(o.to, (s + strata) * o.rangeSize - 1);
+      const weight = (hi - lo + 1) / o.rangeSize;
+      totals.shielded += r.bytes.shielded * weight;
+      totals.full += r.bytes.full * weight;
+      totals.nullifiers += r.bytes.nullifiers * weight;
+      totals.trees += r.bytes.trees * weight;
+    }
   }
   return {
     from: o.from,
