@@ -22,5 +22,6 @@ describe("scale cost model", () => {
     }
     // Egress of a million full syncs a day: 30 M × 18 GB.
     expect(rows[2]!.egressTB).toBeCloseTo((30e6 * 18e9) / 1e12, 0);
+    expect(rows[2]!.fleet.egress).toBeCloseTo(((30e6 * 18e9) / 1e9) * 0.05, 0);
   });
 });

@@ -77,7 +77,14 @@ export function perSync(s: SyncShape): PerSync {
 export interface MonthlyRow {
   walletsPerDay: number;
   edge: { low: number; high: number };
-  fleet: { low: number; high: number; vcpus: { low: number; high: number }; replicas: number };
+  /** Compute and nodes (low … high rate) and egress, apart: egress is the larger part. */
+  fleet: {
+    low: number;
+    high: number;
+    vcpus: { low: number; high: number };
+    replicas: number;
+    egress: number;
+  };
   egressTB: number;
 }
 
@@ -103,11 +110,17 @@ export function monthly(walletsPerDay: number, s: SyncShape, storedBytes: number
   // One node per 16 lightwalletd vCPUs (an assumption), at least two for redundancy.
   const replicas = Math.max(2, Math.ceil(vcpus.high / 16));
   const nodeCost = replicas * (FLEET.nodeVcpus * FLEET.vcpuMonth + FLEET.nodeDiskGB * FLEET.diskGBMonth);
-  const fleetCost = (v: number) => v * FLEET.vcpuMonth + nodeCost + egressGB * FLEET.egressPerGB;
+  const fleetCost = (v: number) => v * FLEET.vcpuMonth + nodeCost;
   return {
     walletsPerDay,
     edge: { low: edgeCost(one.classB.low, one.cpuMs.low), high: edgeCost(one.classB.high, one.cpuMs.high) },
-    fleet: { low: fleetCost(vcpus.low), high: fleetCost(vcpus.high), vcpus, replicas },
+    fleet: {
+      low: fleetCost(vcpus.low),
+      high: fleetCost(vcpus.high),
+      vcpus,
+      replicas,
+      egress: egressGB * FLEET.egressPerGB,
+    },
     egressTB: egressGB / 1000,
   };
 }
@@ -122,7 +135,7 @@ export function costTable(s: SyncShape, storedBytes: number): string {
       `R2 Class B reads, ${Math.round(one.cpuMs.low)}–${Math.round(one.cpuMs.high).toLocaleString("en-US")} CPU-ms.`,
     `R2 storage of the whole store: ${(storedBytes / 1e9).toFixed(1)} GB → ${usd((storedBytes / 1e9) * PRICES.r2StorageGBMonth)} per month.`,
     "",
-    "| full syncs per day | edge (R2 + Workers) per month | lightwalletd fleet per month | fleet vCPUs | egress per month |",
+    "| full syncs per day | edge: R2 + Workers per month | lightwalletd fleet: compute + nodes per month | fleet vCPUs (+ full nodes) | fleet egress per month ($0.05/GB) |",
     "| --- | --- | --- | --- | --- |",
   ];
   for (const n of [1_000, 100_000, 1_000_000]) {
@@ -130,7 +143,7 @@ export function costTable(s: SyncShape, storedBytes: number): string {
     lines.push(
       `| ${n.toLocaleString("en-US")} | ${usd(r.edge.low)}–${usd(r.edge.high)} | ${usd(r.fleet.low)}–${usd(r.fleet.high)} | ` +
         `${r.fleet.vcpus.low.toLocaleString("en-US")}–${r.fleet.vcpus.high.toLocaleString("en-US")} (+${r.fleet.replicas} nodes) | ` +
-        `${r.egressTB.toLocaleString("en-US", { maximumFractionDigits: 0 })} TB |`,
+        `${usd(r.fleet.egress)} (${r.egressTB.toLocaleString("en-US", { maximumFractionDigits: 0 })} TB) |`,
     );
   }
   return lines.join("\n");
