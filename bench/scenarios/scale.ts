@@ -121,7 +121,10 @@ export const scenario: Scenario = {
         planRange(a, b, extent);
         return true;
       } catch (err) {
-        ctx.report.notes.push(`scale: edge refuses GetBlockRange(${a}, ${b}): ${(err as Error).message}`);
+        if (!edge)
+          ctx.report.notes.push(
+            `scale: edge planner refuses GetBlockRange(${a}, ${b}): ${(err as Error).message}`,
+          );
         return false;
       }
     };
