@@ -27,10 +27,12 @@ const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
   efficiency: () => import("./scenarios/efficiency.ts"),
   ghz: () => import("./scenarios/ghz.ts"),
   soak: () => import("./scenarios/soak.ts"),
+  // Mainnet at full height (bench/scale/).
+  scale: () => import("./scenarios/scale.ts"),
 };
 
 /** Scenarios that run only when named with --only (never in the default run or --quick). */
-const OPT_IN: ReadonlySet<string> = new Set(["soak"]);
+const OPT_IN: ReadonlySet<string> = new Set(["soak", "scale"]);
 
 const FULL: BenchSettings = {
   blocks: 200_000,
@@ -96,6 +98,9 @@ async function main(): Promise<number> {
       levels: { type: "string" },
       "edge-runtime": { type: "string" },
       "soak-seconds": { type: "string" },
+      // Read by scenarios/scale.ts: payload scale of the generated store (default 0.02) and its height.
+      "payload-scale": { type: "string" },
+      "scale-to": { type: "string" },
     },
   });
   const quick = values.quick === true;

@@ -1,0 +1,64 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { openStore } from "../../origin/store/index.ts";
+import { pointPools } from "./points.ts";
+import { createRangeBuilder, type RangeOptions } from "./range.ts";
+
+/**
+ * One generator thread: builds the ranges `first + k·stride` below `end` and writes their objects
+ * (data, metadata, tree states) to the store, `inFlight` ranges uploading at once. Reports each
+ * range's tip and byte counts to the main thread, which writes the head once all are durable.
+ */
+export interface WorkerJob {
+  options: Omit<RangeOptions, "points">;
+  store: string;
+  first: number;
+  end: number;
+  stride: number;
+  inFlight: number;
+}
+
+export type WorkerMessage =
+  | {
+      kind: "range";
+      index: number;
+      tip: { height: number; wireHash: Uint8Array; time: number };
+      bytes: Record<string, number>;
+    }
+  | { kind: "done" }
+  | { kind: "error"; message: string };
+
+async function run(job: WorkerJob): Promise<void> {
+  const store = openStore(job.store);
+  const build = createRangeBuilder({ ...job.options, points: pointPools() });
+  const pending = new Set<Promise<void>>();
+  for (let index = job.first; index < job.end; index += job.stride) {
+    while (pending.size >= job.inFlight) await Promise.race(pending);
+    const range = build(index);
+    const task = Promise.all(
+      range.objects.map((o) =>
+        store.put(o.key, o.bytes, { contentType: "application/octet-stream", immutable: true }),
+      ),
+    ).then(() => {
+      pending.delete(task);
+      parentPort!.postMessage({
+        kind: "range",
+        index,
+        tip: range.tip,
+        bytes: range.bytes,
+      } satisfies WorkerMessage);
+    });
+    pending.add(task);
+    // Let finished uploads report before the next synchronous build.
+    await new Promise((r) => setImmediate(r));
+  }
+  await Promise.all(pending);
+}
+
+run(workerData as WorkerJob).then(
+  () => parentPort!.postMessage({ kind: "done" } satisfies WorkerMessage),
+  (err: unknown) =>
+    parentPort!.postMessage({
+      kind: "error",
+      message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    } satisfies WorkerMessage),
+);

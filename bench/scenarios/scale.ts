@@ -1,0 +1,284 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { MAX_RANGES_PER_REQUEST, planRange } from "../../edge/blocks/plan.ts";
+import { BlockIDSchema, EmptySchema } from "../../proto/index.ts";
+import { seedEdgeState, startEdgeFixture } from "../lib/edge-fixture.ts";
+import { createFrameCounter, trailerOk } from "../lib/frame-counter.ts";
+import { runLoad } from "../lib/load.ts";
+import { measure } from "../lib/measure.ts";
+import { BENCH_ORIGIN_SECRET } from "../lib/origin-fixture.ts";
+import { randomWindows, rangeRequest, staticRangeRequest, unaryRequest } from "../lib/rpc-requests.ts";
+import { spawnServer } from "../lib/spawn.ts";
+import { spawnStaticServer } from "../lib/static-server.ts";
+import { latencySummary, round } from "../lib/stats.ts";
+import { concatProjection, scanStore } from "../lib/store-scan.ts";
+import { costTable } from "../scale/cost.ts";
+import { estimate, generate } from "../scale/generate.ts";
+import type { Scenario } from "../scenario.ts";
+
+const SAPLING_ACTIVATION = 419_200;
+const PER_REQUEST = 10_000;
+const NETWORK = "mainnet";
+
+/** `--payload-scale F` (default 0.02) and `--scale-to H` (default 3,500,000), declared in run.ts. */
+function scaleArgs(): { payloadScale: number; to: number; edge: boolean } {
+  const { values } = parseArgs({
+    strict: false,
+    options: {
+      "payload-scale": { type: "string" },
+      "scale-to": { type: "string" },
+      "edge-runtime": { type: "string" },
+    },
+  });
+  const payloadScale = Number(values["payload-scale"] ?? 0.02);
+  const to = Number(values["scale-to"] ?? 3_500_000);
+  if (!(payloadScale > 0 && payloadScale <= 1) || !Number.isInteger(to) || to < SAPLING_ACTIVATION)
+    throw new Error("scale: --payload-scale must be in (0, 1] and --scale-to ≥ 419200");
+  // The edge runs under Miniflare here (the nearer stand-in for a deployed Worker); `--edge-runtime
+  // wrangler` skips it (seeding ~17,500 objects into local R2 takes minutes).
+  return { payloadScale, to, edge: values["edge-runtime"] !== "wrangler" };
+}
+
+/** One GetBlockRange over gRPC-web, read to the end: did it succeed, and with how many blocks? */
+async function rangeStream(baseUrl: string, start: number, end: number) {
+  const r = rangeRequest(start, end);
+  const res = await fetch(`${baseUrl}${r.path}`, {
+    method: "POST",
+    headers: r.headers,
+    body: Buffer.from(r.bodyBase64!, "base64"),
+  });
+  const counter = createFrameCounter();
+  if (res.body) for await (const chunk of res.body) counter.push(chunk);
+  const ok = res.ok && trailerOk(counter.trailer, res.headers.get("grpc-status") ?? undefined);
+  const message = res.headers.get("grpc-message") ?? counter.trailer ?? "";
+  return { ok, frames: counter.frames, message: decodeURIComponent(message).slice(0, 200) };
+}
+
+/** Sequential Connect (binary) unary calls after 10 untimed ones; latency per call, errors counted. */
+async function timedUnary(baseUrl: string, method: string, bodies: Uint8Array[]) {
+  const call = async (body: Uint8Array) => {
+    const res = await fetch(`${baseUrl}/cash.z.wallet.sdk.rpc.CompactTxStreamer/${method}`, {
+      method: "POST",
+      headers: { "content-type": "application/proto", "connect-protocol-version": "1" },
+      body: body.slice(),
+    });
+    await res.arrayBuffer();
+    return res.ok;
+  };
+  for (const body of bodies.slice(0, 10)) await call(body);
+  const ms: number[] = [];
+  let errors = 0;
+  for (const body of bodies) {
+    const t = performance.now();
+    if (!(await call(body))) errors++;
+    ms.push(performance.now() - t);
+  }
+  return { ...latencySummary(ms), errors };
+}
+
+/**
+ * Mainnet at full height (bench/scale/): a generated mainnet-shaped store of ≥ 3.5 M blocks, its
+ * storage per projection and object counts, seed 000's wallet download (419,200 → tip) from the
+ * origin's serving stack and the static baseline, GetLatestBlock, GetTreeState at 1,000 random
+ * heights, whether the edge's planner accepts GetBlockRange 0..tip, and the cost model.
+ */
+export const scenario: Scenario = {
+  name: "scale",
+  async run(ctx) {
+    const { payloadScale, to, edge } = scaleArgs();
+    const f = ctx.report.figures;
+    const storeDir = join(ctx.tmp, "scale-store");
+    ctx.log(`scale: generating 0..${to} at payload scale ${payloadScale}`);
+    const gen = await generate({
+      to,
+      store: `dir:${storeDir}`,
+      payloadScale,
+      rangeSize: 1000,
+      network: NETWORK,
+      workers: 2,
+      seed: "lightedge-scale",
+      log: ctx.log,
+    });
+    ctx.log(
+      `scale: ${gen.ranges} ranges in ${gen.seconds.toFixed(1)} s (${Math.round(gen.blocksPerSec)} blocks/s)`,
+    );
+    f["scale.payloadScale"] = payloadScale;
+    f["scale.generate.blocksPerSec"] = Math.round(gen.blocksPerSec);
+    f["scale.generate.seconds"] = round(gen.seconds, 1);
+
+    const scan = scanStore(storeDir, NETWORK);
+    f["scale.heights"] = scan.sealedTip + 1;
+    f["scale.objects"] = scan.objects.length;
+    for (const k of ["shielded", "full", "nullifiers", "meta", "trees"] as const)
+      f[`scale.storage.${k}.bytes`] = scan.storedBytes[k];
+
+    // The edge's own planner on this head: is one request for the whole history accepted?
+    const extent = { rangeSize: scan.rangeSize, firstHeight: scan.firstHeight, tipHeight: scan.sealedTip };
+    const accepted = (a: number, b: number) => {
+      try {
+        planRange(a, b, extent);
+        return true;
+      } catch (err) {
+        if (!edge)
+          ctx.report.notes.push(
+            `scale: edge planner refuses GetBlockRange(${a}, ${b}): ${(err as Error).message}`,
+          );
+        return false;
+      }
+    };
+    const full = [
+      accepted(0, scan.sealedTip),
+      accepted(SAPLING_ACTIVATION, scan.sealedTip),
+      accepted(scan.sealedTip, 0),
+    ];
+    f["scale.fullHistory.ok"] = full.every(Boolean) ? 1 : 0;
+    ctx.report.notes.push(
+      `scale.fullHistory.ok: GetBlockRange 0..tip, 419200..tip and tip..0 at the edge under Miniflare ` +
+        `(without the edge: its planner, edge/blocks/plan.ts, MAX_RANGES_PER_REQUEST = ${MAX_RANGES_PER_REQUEST}, on this head).`,
+    );
+
+    // Static baseline and origin: 419,200 → tip, 10,000 blocks per request (wallet-download's shape).
+    const framesFile = join(ctx.tmp, "scale-shielded.bin");
+    const offsets = concatProjection(scan, "shielded", framesFile);
+    const windows: { start: number; end: number }[] = [];
+    for (let h = SAPLING_ACTIVATION; h <= scan.sealedTip; h += PER_REQUEST)
+      windows.push({ start: h, end: Math.min(scan.sealedTip, h + PER_REQUEST - 1) });
+    const staticServer = await spawnStaticServer(framesFile);
+    const origin = await spawnServer(
+      "scale-origin",
+      [process.execPath, join(ctx.repoRoot, "bench/scale/origin-serve.ts"), `dir:${storeDir}`, NETWORK],
+      { timeoutMs: 120_000 },
+    );
+    try {
+      const download = async (name: string, baseUrl: string, pids: number[], isStatic: boolean) => {
+        const m = await measure(
+          {
+            baseUrl,
+            requests: windows.map((w) =>
+              isStatic
+                ? staticRangeRequest(offsets, scan.firstHeight, w.start, w.end)
+                : rangeRequest(w.start, w.end),
+            ),
+            clients: 1,
+            requestsPerClient: windows.length,
+            countFrames: !isStatic,
+          },
+          pids,
+        );
+        ctx.log(
+          `scale ${name}: ${m.blocks} blocks, ${m.MBps} MB/s, ${m.elapsedSec.toFixed(1)} s, ${m.errors} errors`,
+        );
+        f[`scale.walletDownload.${name}.MBps`] = m.MBps;
+        f[`scale.walletDownload.${name}.seconds`] = round(m.elapsedSec, 2);
+        f[`scale.walletDownload.${name}.errors`] = m.errors;
+        return m;
+      };
+      const base = await download("static", staticServer.url, [staticServer.pid], true);
+      const viaOrigin = await download("origin", origin.url, [origin.pid], false);
+      f["scale.walletDownload.origin.vsStatic"] = round(viaOrigin.MBps / Math.max(base.MBps, 1e-9), 3);
+      f["scale.walletDownload.bytes"] = base.bytes;
+
+      const latest = await runLoad({
+        baseUrl: origin.url,
+        requests: [unaryRequest("GetLatestBlock", toBinary(EmptySchema, create(EmptySchema)))],
+        clients: 1,
+        requestsPerClient: 200,
+        warmup: 20,
+      });
+      f["scale.getLatestBlock.p50Ms"] = round(latest.p50Ms, 3);
+      const heights = randomWindows(18, 1000, 1, SAPLING_ACTIVATION, scan.sealedTip).map((w) => w.start);
+      // In-process sequential calls: 1,000 distinct request bodies are too large for runLoad's argv.
+      const trees = await timedUnary(
+        origin.url,
+        "GetTreeState",
+        heights.map((h) => toBinary(BlockIDSchema, create(BlockIDSchema, { height: BigInt(h) }))),
+      );
+      f["scale.treeState.p50Ms"] = round(trees.p50Ms, 3);
+      f["scale.treeState.p99Ms"] = round(trees.p99Ms, 3);
+      f["scale.treeState.errors"] = trees.errors;
+      ctx.log(
+        `scale: GetLatestBlock p50 ${latest.p50Ms} ms; GetTreeState p50 ${trees.p50Ms} ms (${trees.errors} errors)`,
+      );
+
+      if (edge) {
+        // Only what GetBlockRange reads (head, metadata, shielded frames): seeding local R2 runs at
+        // ≈ 40 objects/s here, and full/nullifiers/tree-state objects would double it.
+        const served = scan.objects.filter((o) => /(head\.json|\.meta\.bin|\.shielded\.bin)$/.test(o.key));
+        const persist = await seedEdgeState({
+          repoRoot: ctx.repoRoot,
+          tmp: ctx.tmp,
+          scan: { ...scan, objects: served },
+          log: ctx.log,
+        });
+        const mf = await startEdgeFixture({
+          runtime: "miniflare",
+          persist,
+          networks: NETWORK,
+          originUrl: origin.url,
+          originSecret: BENCH_ORIGIN_SECRET,
+          log: ctx.log,
+        });
+        try {
+          const m = await download("edgeMiniflare", mf.url, [mf.pid], false);
+          f["scale.walletDownload.edgeMiniflare.vsStatic"] = round(m.MBps / Math.max(base.MBps, 1e-9), 3);
+          // Full history in one request, through the edge itself (one after another: each may stream GBs).
+          const checks = [];
+          for (const [a, b] of [
+            [0, scan.sealedTip],
+            [SAPLING_ACTIVATION, scan.sealedTip],
+            [scan.sealedTip, 0],
+          ] as const) {
+            const c = await rangeStream(mf.url, a, b);
+            const expected = Math.abs(b - a) + 1;
+            checks.push(c.ok && c.frames === expected);
+            if (!c.ok || c.frames !== expected)
+              ctx.report.notes.push(
+                `scale: edge GetBlockRange(${a}, ${b}): ${c.ok ? "ok" : "failed"}, ${c.frames}/${expected} blocks; ${c.message}`,
+              );
+          }
+          f["scale.fullHistory.ok"] = checks.every(Boolean) ? 1 : 0;
+        } finally {
+          await mf.stop();
+          rmSync(persist, { recursive: true, force: true });
+        }
+      }
+    } finally {
+      await origin.stop();
+      await staticServer.stop();
+      rmSync(framesFile, { force: true });
+    }
+    ctx.report.notes.push(
+      "scale: the origin is its serving stack over the generated store (bench/scale/origin-serve.ts), " +
+        "no node behind it.",
+    );
+
+    // Cost model at payload scale 1: totals projected from a sample of ranges (bench/scale/generate.ts).
+    const sample = { payloadScale: 1, rangeSize: 1000, network: NETWORK, seed: "lightedge-scale", every: 50 };
+    const sync = estimate({ ...sample, from: SAPLING_ACTIVATION, to: scan.sealedTip });
+    const all = estimate({ ...sample, from: 0, to: scan.sealedTip });
+    const storedBytes =
+      all.shieldedBytes +
+      all.fullBytes +
+      all.nullifiersBytes +
+      all.treesBytes +
+      (f["scale.storage.meta.bytes"] ?? 0);
+    const seed000 = estimate({ ...sample, from: SAPLING_ACTIVATION, to: 3_145_000 });
+    f["scale.projected.seed000ShieldedBytes"] = seed000.shieldedBytes;
+    f["scale.projected.storeBytes"] = storedBytes;
+    f["scale.projected.syncBytes"] = sync.shieldedBytes;
+    const table = costTable(
+      {
+        blocks: scan.sealedTip - SAPLING_ACTIVATION + 1,
+        ranges: Math.floor(scan.sealedTip / 1000) - Math.floor(SAPLING_ACTIVATION / 1000) + 1,
+        bytes: sync.shieldedBytes,
+        blocksPerRequest: PER_REQUEST,
+      },
+      storedBytes,
+    );
+    ctx.report.notes.push(`scale cost model (payload scale 1, projected):\n\n${table}\n`);
+    ctx.log(table);
+    rmSync(storeDir, { recursive: true, force: true });
+  },
+};
