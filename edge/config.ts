@@ -1,4 +1,5 @@
 import { LightedgeError } from "../proto/errors.ts";
+import { DEFAULT_SUBREQUEST_BUDGET, maxRangesFor } from "./blocks/plan.ts";
 import type { Env } from "./env.ts";
 
 /** The worker's configuration, read once per env object into a frozen value. */
@@ -16,6 +17,8 @@ export interface EdgeConfig {
   donationAddress: string;
   /** Period of the rate-limit bindings, the retry hint of a limited call (seconds). */
   rateLimitPeriodSeconds: number;
+  /** Most sealed ranges one block-range request may read, from SUBREQUEST_BUDGET. */
+  maxRangesPerRequest: number;
 }
 
 const configs = new WeakMap<Env, EdgeConfig>();
@@ -36,6 +39,7 @@ function parseConfig(env: Env): EdgeConfig {
     .filter((n) => n !== "");
   const defaultNetwork = networks[0] ?? "mainnet";
   const seconds = Number(env.HEAD_CACHE_SECONDS ?? "1");
+  const budget = Number(env.SUBREQUEST_BUDGET ?? DEFAULT_SUBREQUEST_BUDGET);
   return Object.freeze({
     networks: Object.freeze(networks.length > 0 ? networks : [defaultNetwork]),
     defaultNetwork,
@@ -46,6 +50,9 @@ function parseConfig(env: Env): EdgeConfig {
     version: env.VERSION ?? "",
     donationAddress: env.DONATION_ADDRESS ?? "",
     rateLimitPeriodSeconds: env.RATE_LIMIT_PERIOD_SECONDS === "10" ? 10 : 60,
+    maxRangesPerRequest: maxRangesFor(
+      Number.isSafeInteger(budget) && budget > 0 ? budget : DEFAULT_SUBREQUEST_BUDGET,
+    ),
   });
 }
 

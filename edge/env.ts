@@ -42,6 +42,8 @@ export interface Env {
   SEND_RATE_LIMIT?: RateLimit;
   /** The bindings' period in seconds (10 or 60), sent back as the retry hint; keep equal to theirs. */
   RATE_LIMIT_PERIOD_SECONDS?: string;
+  /** The Worker's subrequest limit per request (`[limits] subrequests`); caps ranges per request. */
+  SUBREQUEST_BUDGET?: string;
 
   // ── caching ──
   /** Seconds the head object is cached in the isolate (≤ 2 keeps GetLatestBlock fresh). */

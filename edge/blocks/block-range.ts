@@ -63,7 +63,7 @@ export async function serveBlockRange(
       if (clamped === undefined) throw endError;
       ({ start, end } = clamped);
     }
-    let segments = planRange(start, end, extent);
+    let segments = planRange(start, end, extent, s.config.maxRangesPerRequest);
     const open = (segs: Segment[]) =>
       beforeDeadline(signal, openOrigins(s, network, rpc, segs, msg.poolTypes, extent, deadline));
     try {
@@ -74,7 +74,7 @@ export async function serveBlockRange(
       const clamped = tip === undefined ? undefined : clampToTip(start, end, tip);
       if (clamped === undefined || Math.max(clamped.start, clamped.end) === Math.max(start, end)) throw err;
       endError = err;
-      segments = planRange(clamped.start, clamped.end, extent);
+      segments = planRange(clamped.start, clamped.end, extent, s.config.maxRangesPerRequest);
       opened = await open(segments);
     }
     const sink = createResponseSink();

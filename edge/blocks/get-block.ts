@@ -1,7 +1,8 @@
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
 import { encodeFrame, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
-import { BlockIDSchema } from "../../proto/index.ts";
+import { BlockIDSchema, CompactBlockSchema } from "../../proto/index.ts";
+import { nullifiersOnly } from "../../proto/pools.ts";
 import { frameSpan, type Projection, type RangeMeta, rangeKeys } from "../../proto/range/index.ts";
 import { beforeDeadline, type Deadline, orDeadline } from "../rpc/deadline.ts";
 import type { EdgeServices } from "../services.ts";
@@ -35,7 +36,6 @@ export async function serveGetBlock(
     if (protocol === "connect-stream")
       throw new LightedgeError("bad-request", "edge.get-block", "a unary call cannot use Connect streaming");
     const id = await beforeDeadline(signal, readRequestMessage(req, protocol, BlockIDSchema));
-    const projection: Projection = rpc === "GetBlock" ? "full" : "nullifiers";
     const head = await beforeDeadline(signal, s.heads.head(network));
     const extent = extentOf(head);
     if (id.hash.length > 0) {
@@ -44,7 +44,7 @@ export async function serveGetBlock(
       const found =
         head === null ? undefined : await beforeDeadline(signal, findSealedHash(s.metas, head, id.hash));
       if (found !== undefined)
-        return await beforeDeadline(signal, sendSealed(s, found.meta, projection, found.height, protocol));
+        return await beforeDeadline(signal, sendSealed(s, found.meta, rpc, found.height, protocol));
     } else {
       const height = heightOf(id.height, "height");
       if (height >= extent.firstHeight && height <= extent.tipHeight) {
@@ -52,7 +52,7 @@ export async function serveGetBlock(
           signal,
           s.metas.meta(network, extent.rangeSize, Math.floor(height / extent.rangeSize)),
         );
-        return await beforeDeadline(signal, sendSealed(s, meta, projection, height, protocol));
+        return await beforeDeadline(signal, sendSealed(s, meta, rpc, height, protocol));
       }
     }
     const origin = s.origin(network);
@@ -72,13 +72,25 @@ export async function serveGetBlock(
   }
 }
 
+/**
+ * GetBlock streams the stored "full" frame untouched. GetBlockNullifiers is that same block with
+ * every transaction kept, each pruned to its nullifiers (lightwalletd frontend/service.go
+ * GetBlockNullifiers); the stored "nullifiers" projection is GetBlockRangeNullifiers' (shielded
+ * transactions only), so one block is decoded and pruned here, as the origin does.
+ */
 async function sendSealed(
   s: EdgeServices,
   meta: RangeMeta,
-  projection: Projection,
+  rpc: BlockRpc,
   height: number,
   protocol: WireProtocol,
 ): Promise<Response> {
+  if (rpc === "GetBlockNullifiers") {
+    const full = await readSealed(s, meta, "full", height);
+    const pruned = nullifiersOnly(fromBinary(CompactBlockSchema, full));
+    return sendBytes(toBinary(CompactBlockSchema, pruned), protocol, IMMUTABLE_IF_GET[protocol]);
+  }
+  const projection: Projection = "full";
   const span = frameSpan(meta, projection, height);
   const framed = protocol === "grpc-web";
   const range = framed
@@ -104,12 +116,34 @@ async function sendSealed(
   return new Response(sink.readable, { status: 200, headers });
 }
 
-/** A block the origin answered (tail or unknown hash): short-lived, so never cached long. */
-function sendBytes(message: Uint8Array, protocol: WireProtocol): Response {
+/** Cache-Control of a sealed block's answer: immutable over Connect GET (a URL per block). */
+const IMMUTABLE_IF_GET: Record<WireProtocol, string> = {
+  "grpc-web": "no-cache",
+  "connect-unary": "no-cache",
+  "connect-stream": "no-cache",
+  "connect-get": IMMUTABLE,
+};
+
+/** One sealed block's stored message (frame header stripped), its length checked against the metadata. */
+async function readSealed(s: EdgeServices, meta: RangeMeta, projection: Projection, height: number) {
+  const span = frameSpan(meta, projection, height);
+  const range = { offset: span.offset + FRAME_HEADER_BYTES, length: span.length - FRAME_HEADER_BYTES };
+  const key = rangeKeys(meta.network, meta.rangeSize, meta.index).data[projection];
+  const object = await s.reader.get(key, range);
+  if (object === null)
+    throw new LightedgeError("corrupt", "edge.get-block", `range object ${key} is missing`);
+  const bytes = new Uint8Array(await new Response(object.body).arrayBuffer());
+  if (bytes.length !== range.length)
+    throw new LightedgeError("corrupt", "edge.get-block", `${key} is shorter than its metadata says`);
+  return bytes;
+}
+
+/** A block answered as bytes (the origin's tail or unknown hash: short-lived, never cached long). */
+function sendBytes(message: Uint8Array, protocol: WireProtocol, cacheControl = "no-cache"): Response {
   const body = protocol === "grpc-web" ? concat(encodeFrame(message), endOfStream(protocol)) : message;
   return new Response(body as Uint8Array<ArrayBuffer>, {
     status: 200,
-    headers: { "content-type": contentTypeOf[protocol], "cache-control": "no-cache" },
+    headers: { "content-type": contentTypeOf[protocol], "cache-control": cacheControl },
   });
 }
 

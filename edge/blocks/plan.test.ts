@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_RANGES_PER_REQUEST, planRange } from "./plan.ts";
+import { MAX_RANGES_PER_REQUEST, maxRangesFor, planRange } from "./plan.ts";
 
 const extent = { rangeSize: 10, firstHeight: 100, tipHeight: 149 };
 
@@ -35,5 +35,13 @@ describe("planRange", () => {
     const big = { rangeSize: 1, firstHeight: 0, tipHeight: 10_000_000 };
     expect(() => planRange(0, MAX_RANGES_PER_REQUEST, big)).toThrow(/sealed ranges/);
     expect(planRange(0, MAX_RANGES_PER_REQUEST - 1, big)).toHaveLength(MAX_RANGES_PER_REQUEST);
+  });
+
+  it("derives the cap from the configured budget: all of mainnet in one request at 50,000", () => {
+    expect(MAX_RANGES_PER_REQUEST).toBe(maxRangesFor(10_000));
+    const mainnet = { rangeSize: 1000, firstHeight: 0, tipHeight: 3_500_999 };
+    expect(() => planRange(0, 3_500_999, mainnet)).toThrow(/3501 sealed ranges; at most 3328/);
+    expect(planRange(0, 3_500_999, mainnet, maxRangesFor(50_000))).toHaveLength(3501);
+    expect(planRange(3_500_999, 0, mainnet, maxRangesFor(50_000))[0]).toMatchObject({ from: 3_500_999 });
   });
 });

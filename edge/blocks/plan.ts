@@ -1,15 +1,33 @@
 import { LightedgeError } from "../../proto/errors.ts";
 
 /**
- * Most sealed range objects one request may touch. A Worker gets 10,000 subrequests per request by
- * default (workers-platform.md §1), and each range costs up to three storage calls: its metadata
- * (usually cached in the isolate) and the data read (one ranged get; readers over HTTP add a HEAD
- * only for a range that starts at the end).
- * 3,000 ranges stay under the budget with room for the head and the origin. At 1,000 blocks per
- * range that is 3,000,000 blocks, nearly the whole chain, so in practice there is no block cap
- * (as Zaino: pepper-sync asks for 158,853 blocks in one call).
+ * The Worker's subrequest budget per request when the deployment does not raise it: 10,000 on the
+ * paid plan (workers-platform.md §1). `[limits] subrequests` in wrangler.toml raises it (up to
+ * 10 M); SUBREQUEST_BUDGET tells the worker the figure it was given (a Worker cannot read it).
  */
-export const MAX_RANGES_PER_REQUEST = 3_000;
+export const DEFAULT_SUBREQUEST_BUDGET = 10_000;
+
+/** Subrequests kept for everything but ranges: the head, the origin's tail and tip, retries. */
+const RESERVED_SUBREQUESTS = 16;
+
+/**
+ * Storage calls one range may cost: its metadata (usually cached in the isolate) and the data read
+ * (one ranged get; readers over HTTP add a HEAD only for a range that starts at the end).
+ */
+const CALLS_PER_RANGE = 3;
+
+/** Most sealed range objects one request may touch within `budget` subrequests. */
+export function maxRangesFor(budget: number): number {
+  return Math.max(1, Math.floor((budget - RESERVED_SUBREQUESTS) / CALLS_PER_RANGE));
+}
+
+/**
+ * The cap under the default budget: 3,328 ranges, i.e. 3.3 M blocks at 1,000 per range — Sapling
+ * activation to today's mainnet tip fits, 0..tip does not; wrangler.toml raises the budget to
+ * 50,000 (16,661 ranges), so in practice there is no block cap (as Zaino: pepper-sync asks for
+ * 158,853 blocks in one call).
+ */
+export const MAX_RANGES_PER_REQUEST = maxRangesFor(DEFAULT_SUBREQUEST_BUDGET);
 
 /** A run of consecutive heights, listed in the order they are sent (from → to). */
 export type Segment =
@@ -29,7 +47,12 @@ export interface SealedExtent {
  * Splits `start..end` (inclusive; descending when start > end, LWD#350) into per-range sealed
  * segments and origin segments, in sending order. Pure: no reads.
  */
-export function planRange(start: number, end: number, sealed: SealedExtent): Segment[] {
+export function planRange(
+  start: number,
+  end: number,
+  sealed: SealedExtent,
+  maxRanges: number = MAX_RANGES_PER_REQUEST,
+): Segment[] {
   const lo = Math.min(start, end);
   const hi = Math.max(start, end);
   const segments: Segment[] = [];
@@ -40,11 +63,11 @@ export function planRange(start: number, end: number, sealed: SealedExtent): Seg
   if (sealedLo <= sealedHi) {
     const first = Math.floor(sealedLo / sealed.rangeSize);
     const last = Math.floor(sealedHi / sealed.rangeSize);
-    if (last - first + 1 > MAX_RANGES_PER_REQUEST) {
+    if (last - first + 1 > maxRanges) {
       throw new LightedgeError(
         "too-large",
         "edge.plan",
-        `the range spans ${last - first + 1} sealed ranges; at most ${MAX_RANGES_PER_REQUEST} per request`,
+        `the range spans ${last - first + 1} sealed ranges; at most ${maxRanges} per request`,
       );
     }
     for (let index = first; index <= last; index++) {

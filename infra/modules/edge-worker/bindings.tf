@@ -27,6 +27,7 @@ locals {
     HEAD_CACHE_SECONDS = tostring(var.head_cache_seconds)
 
     RATE_LIMIT_PERIOD_SECONDS = tostring(var.rate_limit_period)
+    SUBREQUEST_BUDGET         = tostring(var.subrequest_budget)
   }
 
   # Secrets are bound only when the feature using them is configured; the condition reads a

@@ -224,3 +224,9 @@ variable "send_rate_limit_namespace_id" {
   type        = number
   default     = 16002
 }
+
+variable "subrequest_budget" {
+  type        = number
+  default     = 50000
+  description = "The Worker's subrequest limit per request, bound as SUBREQUEST_BUDGET: a block range may read floor((budget - 16) / 3) sealed ranges. Raise the Worker's own limit to match (wrangler.toml [limits] subrequests, or the dashboard); the default 10,000 caps a request at 3,328 ranges."
+}
