@@ -1,4 +1,5 @@
 import { LightedgeError } from "../../proto/errors.ts";
+import { quoteInput } from "../../proto/quote.ts";
 
 /**
  * Request values and byte orders. `wire` = internal byte order (what protobuf fields carry);
@@ -33,7 +34,7 @@ export function heightOf(rpc: string, value: bigint): number {
 
 export function checkAddress(rpc: string, address: string): string {
   if (!TADDR.test(address))
-    throw new LightedgeError("bad-request", rpc, `${rpc}: invalid address ${JSON.stringify(address)}`);
+    throw new LightedgeError("bad-request", rpc, `${rpc}: invalid address ${quoteInput(address)}`);
   return address;
 }
 
