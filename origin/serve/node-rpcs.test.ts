@@ -86,6 +86,8 @@ describe.each(PROTOCOLS)("node-backed RPCs over %s", (protocol) => {
     const latest = await client().getLatestTreeState({});
     expect(latest.height).toBe(BigInt(stack.indexer.view.tip()!.height));
     expect(await codeOf(client().getTreeState({ height: 10_000n }))).toBe(Code.OutOfRange);
+    // A hash no block has: NotFound (the node's "Block not found" is not "above the tip").
+    expect(await codeOf(client().getTreeState({ hash: new Uint8Array(32).fill(7) }))).toBe(Code.NotFound);
   });
 
   it("streams subtree roots with the completing block's display-order hash, as lightwalletd", async () => {

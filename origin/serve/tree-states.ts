@@ -47,6 +47,12 @@ export function createTreeStates(s: Serve) {
     } catch (err) {
       // lightwalletd answers every z_gettreestate failure as InvalidArgument; keep above-tip
       // (OutOfRange) and unavailability, which tell the wallet to retry.
+      // A hash the node does not know comes back as its −8 "Block not found" (above-tip); for a
+      // hash that means no such block: NotFound, as the edge answers an unknown hash.
+      if (typeof key === "string" && err instanceof LightedgeError && err.kind === "above-tip")
+        throw new LightedgeError("not-found", rpc, `${rpc}: no block has hash ${key.slice(0, 16)}…`, {
+          cause: err,
+        });
       if (err instanceof LightedgeError && (err.kind === "above-tip" || err.kind === "unavailable"))
         throw err;
       if (err instanceof LightedgeError && err.kind === "not-found") throw err;
