@@ -90,6 +90,10 @@ where
     S: ShardStore<H = H, CheckpointId = BlockHeight, Error = commitment_tree::Error>,
 {
     let checkpoint = tree.store().max_checkpoint_id().map_err(ShardTreeError::Storage)?;
+    if checkpoint.is_none() {
+        // Nothing scanned yet (not even the birthday frontier): no root to report.
+        return Ok((None, None));
+    }
     let root = match tree.max_leaf_position(Some(0))? {
         Some(_) => tree.root_at_checkpoint_depth(Some(0))?.map(|r| display_hex(&r)),
         None => None,
@@ -101,7 +105,9 @@ fn frontier_root<H: Hashable + HashSer + Clone, const D: u8>(f: &Frontier<H, D>)
     f.value().map(|_| display_hex(&f.root()))
 }
 
-/// The wallet's roots at its latest checkpoint next to the server's roots at that height.
+/// The wallet's roots at its latest checkpoint next to the server's roots at its tip. The library
+/// checkpoints every block that adds commitments (and a sparse grid of others), so the latest
+/// checkpoint holds every leaf up to the scanned tip: after a complete sync the two must agree.
 pub async fn roots(db: &mut Db, client: &mut WalletClient, tip: u32) -> Result<Value, String> {
     let (cp, sapling) = db
         .with_sapling_tree_mut(|t| checkpoint_root(t))
@@ -113,7 +119,7 @@ pub async fn roots(db: &mut Db, client: &mut WalletClient, tip: u32) -> Result<V
         .with_ironwood_tree_mut(|t| checkpoint_root(t))
         .map_err(|e: TreeErr| format!("wallet Ironwood tree: {e}"))?
         .and_then(|(_, r)| r);
-    let height = cp.unwrap_or(tip);
+    let height = tip;
     let state = client
         .get_tree_state(BlockId { height: height.into(), hash: vec![] })
         .await
@@ -128,7 +134,13 @@ pub async fn roots(db: &mut Db, client: &mut WalletClient, tip: u32) -> Result<V
     });
     let wallet = json!({ "sapling": sapling, "orchard": orchard, "ironwood": ironwood });
     let equal = ["sapling", "orchard", "ironwood"].iter().all(|p| wallet[p] == server[p]);
-    Ok(json!({ "wallet": wallet, "server": server, "serverHeight": height, "equal": equal }))
+    Ok(json!({
+        "wallet": wallet,
+        "walletCheckpoint": cp,
+        "server": server,
+        "serverHeight": height,
+        "equal": equal,
+    }))
 }
 
 /// How many subtree roots the server announces per pool (`GetSubtreeRoots`, all of them).
