@@ -77,10 +77,21 @@ async function* fromNode(
   }
 }
 
-/** The completing block's hash in display order: from the served chain, else the node's tree state. */
+/**
+ * The completing block's hash in display order: from the served chain, else the node's tree state.
+ * A node that no longer has that block (a pruned or corpus node that starts above it) leaves the
+ * hash empty rather than failing the whole stream: wallets read only the root and the height
+ * (zcash_client_backend `sync::update_subtree_roots`), and an absent hash claims nothing false.
+ */
 async function completingDisplayHash(s: Serve, ctx: HandlerContext, height: number): Promise<Uint8Array> {
   const meta = await s.chain.blockMeta(height);
   if (meta !== undefined) return meta.wireHash.slice().reverse();
-  const state = await s.callNode(ctx, "z_gettreestate", () => s.node.treeState(height));
-  return new Uint8Array(Buffer.from(state.hash, "hex"));
+  try {
+    const state = await s.callNode(ctx, "z_gettreestate", () => s.node.treeState(height));
+    return new Uint8Array(Buffer.from(state.hash, "hex"));
+  } catch (err) {
+    if (err instanceof LightedgeError && (err.kind === "above-tip" || err.kind === "not-found"))
+      return new Uint8Array();
+    throw err;
+  }
 }
