@@ -25,7 +25,7 @@ function isPallasEncoding(b: Uint8Array): boolean {
   }
 }
 
-const points = pointPools(16);
+const points = pointPools();
 const build = createRangeBuilder({
   network: "mainnet",
   rangeSize: 100,
