@@ -32,13 +32,28 @@ export function createNodeClient(config: NodeClientConfig): NodeClient {
   const rpc = createRpcCaller(transport, c);
 
   async function info(): Promise<NodeInfo> {
-    const [gi, ci] = await rpc.batch<unknown>([
-      { method: "getinfo", params: [] },
-      { method: "getblockchaininfo", params: [] },
+    // The genesis hash is asked for on every call (not cached): a node swapped for one on another
+    // chain behind the same URL must be noticed. A separate call, so a node without height 0
+    // (the dev node replaying a corpus run) still answers the batch.
+    const [[gi, ci], genesis] = await Promise.all([
+      rpc.batch<unknown>([
+        { method: "getinfo", params: [] },
+        { method: "getblockchaininfo", params: [] },
+      ]),
+      genesisHash(),
     ]);
-    const parsed = parseNodeInfo(gi, ci);
+    const parsed = parseNodeInfo(gi, ci, genesis);
     checkNetwork(parsed, c.network);
     return parsed;
+  }
+
+  async function genesisHash(): Promise<string | undefined> {
+    try {
+      return hash("getblockhash", await aboveTipOnBadHeight(rpc, "getblockhash", [0]), "result");
+    } catch (err) {
+      if (err instanceof NodeRpcError && err.kind === "above-tip") return undefined;
+      throw err;
+    }
   }
 
   return {

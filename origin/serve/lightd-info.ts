@@ -39,7 +39,7 @@ export function createLightdInfo(s: Serve) {
       version: build.version ?? "0.1.0",
       vendor: VENDOR,
       taddrSupport: true,
-      chainName: info.chain,
+      chainName: info.chainName,
       saplingActivationHeight: BigInt(info.saplingActivationHeight),
       consensusBranchId: info.consensus.chaintip,
       // The served tip, so GetLightdInfo and GetLatestBlock agree; the node's while none is served.
