@@ -43,7 +43,11 @@ export interface BlockFramesOptions {
 
 /** Where the served chain is. */
 export interface ChainTip {
-  /** The newest served block; undefined until the first block is indexed or loaded. */
+  /**
+   * The newest served block; undefined until the first block is indexed or loaded. Throws
+   * `unavailable` while the indexer withholds its tail (a reorg reached sealed ranges): a stale
+   * tip is never advertised.
+   */
   tip(): TipInfo | undefined;
   /** Highest height held in sealed ranges (per the store's head); -1 when nothing is sealed. */
   sealedTip(): number;

@@ -108,10 +108,14 @@ function rangeEnd(s: FollowState, height: number): number {
 
 /**
  * The node no longer has our tip: find the fork point, drop everything above it, and let the next
- * step fetch the new branch. A fork below what was declared final stops everything (alarm) and
- * leaves the served state untouched: the last consistent chain keeps being served.
+ * step fetch the new branch — even when the reorg is deeper than the seal depth, as long as the
+ * fork point is in the unsealed tail (nothing immutable is wrong yet; blocks above the fork are no
+ * longer counted final). A fork below the sealed tip stops everything (alarm): sealed ranges can
+ * not be unwritten, so the indexer withholds its tail and serves only sealed history.
  */
 async function rollBack(s: FollowState, best: BlockTip): Promise<StepOutcome> {
+  // Ranges still uploading become sealed data first: a fork below one of them reaches sealed data.
+  await s.sealer.flush();
   const top = topOf(s)!;
   const head: HeadObject | null = s.sealer.head();
   const sealed = head?.tip
@@ -119,12 +123,16 @@ async function rollBack(s: FollowState, best: BlockTip): Promise<StepOutcome> {
     : undefined;
   const fork = await findForkPoint(s.chain, s.tail, Math.min(top.height, best.height), sealed, s.floor);
   const depth = top.height - fork;
-  const deep = fork < s.finalized || fork < (sealed?.height ?? -1);
+  const deep = fork < (sealed?.height ?? -1);
   s.onReorg({ fork, depth, deep });
   if (deep) {
-    s.alarm = `reorg of depth ${depth} at height ${fork + 1} is deeper than the seal depth ${s.sealDepth}`;
+    s.alarm =
+      `reorg of depth ${depth} at height ${fork + 1} reaches sealed ranges (sealed through ` +
+      `${sealed!.height}; deeper than the seal depth ${s.sealDepth}): following stopped`;
     return "alarm";
   }
+  // Heights above the fork were declared final on the abandoned branch; the new branch earns it.
+  s.finalized = Math.min(s.finalized, fork);
   s.tail.truncateAbove(fork);
   s.hooks.onRollback?.(fork);
   if (s.loggedFrom !== Infinity) {

@@ -75,4 +75,40 @@ describe("lightedge origin", () => {
     expect(help).toMatch(/--listen HOST:PORT/);
     expect(help).toMatch(/--secret S/);
   });
+
+  it("exits non-zero with one clear message on a node of another network", async () => {
+    const { execFile } = await import("node:child_process");
+    const args = [
+      main,
+      "origin",
+      "--node",
+      dev.url,
+      "--network",
+      "mainnet",
+      "--store",
+      `dir:${join(dir, "m")}`,
+    ];
+    args.push(
+      "--data-dir",
+      join(dir, "m-data"),
+      "--listen",
+      "127.0.0.1:0",
+      "--admin",
+      "off",
+      "--log-level",
+      "silent",
+    );
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        args,
+        { encoding: "utf8", timeout: 30_000 },
+        (_err, _out, stderr) => resolve({ code: child.exitCode, stderr }),
+      );
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(
+      /^lightedge origin: node is on regtest \(chain "regtest", genesis [0-9a-f]{64}\) but lightedge is configured for mainnet$/,
+    );
+  });
 });
