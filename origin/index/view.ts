@@ -31,7 +31,7 @@ export interface ViewSource {
 /** The ChainView plus the hook the indexer calls after every tip change. */
 export interface IndexView extends ChainView {
   notifyTip(): void;
-  /** The newest block held (tail tip, else sealed tip), even while halted: for status and metrics. */
+  /** The newest block held (tail tip, else sealed tip): `tip()`, for status and metrics. */
   lastBlock(): TipInfo | undefined;
 }
 
@@ -45,14 +45,7 @@ export function createChainView(src: ViewSource): IndexView {
   const withheld = (reason: string) =>
     new LightedgeError("unavailable", WHERE, `${reason}; only sealed history is served`);
 
-  /** The served tip: throws Unavailable while halted (a stale tip must not be advertised). */
   const tip = (): TipInfo | undefined => {
-    const reason = halted();
-    if (reason !== undefined) throw withheld(reason);
-    return lastBlock();
-  };
-
-  const lastBlock = (): TipInfo | undefined => {
     const last = src.tail.last();
     if (last) return { height: last.height, wireHash: last.wireHash, time: last.time };
     const sealed = src.head()?.tip;
@@ -68,7 +61,7 @@ export function createChainView(src: ViewSource): IndexView {
     }
     const reason = halted();
     if (reason !== undefined && Math.max(from, to) > sealedTip()) throw withheld(reason);
-    const top = lastBlock()?.height ?? -1;
+    const top = tip()?.height ?? -1;
     if (Math.max(from, to) > top) {
       throw new LightedgeError(
         "above-tip",
@@ -139,7 +132,7 @@ export function createChainView(src: ViewSource): IndexView {
   }
 
   const blockMeta = async (height: number): Promise<BlockMeta | undefined> => {
-    const top = halted() === undefined ? (lastBlock()?.height ?? -1) : sealedTip();
+    const top = halted() === undefined ? (tip()?.height ?? -1) : sealedTip();
     if (!Number.isSafeInteger(height) || height < src.floor() || height > top) return undefined;
     const block = src.tail.get(height);
     if (block && height > sealedTip()) {
@@ -159,6 +152,7 @@ export function createChainView(src: ViewSource): IndexView {
 
   return {
     tip,
+    halted,
     sealedTip,
     floor: () => src.floor(),
     onTip(listener) {
@@ -176,9 +170,9 @@ export function createChainView(src: ViewSource): IndexView {
       const meta = await blockMeta(height);
       return meta && equalBytes(meta.wireHash, wireHash) ? height : undefined;
     },
-    lastBlock,
+    lastBlock: tip,
     notifyTip() {
-      const current = lastBlock();
+      const current = tip();
       if (current) for (const listener of listeners) listener(current);
     },
   };
