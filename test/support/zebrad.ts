@@ -68,6 +68,7 @@ export function regtestConfig(o: {
   return `[network]
 network = "Regtest"
 listen_addr = "127.0.0.1:${o.p2pPort}"
+initial_mainnet_peers = []
 initial_testnet_peers = []
 cache_dir = false
 
