@@ -42,6 +42,12 @@ export interface FollowState {
   signal: AbortSignal;
   onAppended(blocks: readonly IndexedBlock[]): void;
   onReorg(info: { fork: number; depth: number; deep: boolean }): void;
+  /**
+   * Throws a configuration error when the node is not on the configured network: called before
+   * a reorg is acted on (another node behind the same URL looks like one) and with the genesis
+   * block when height 0 is fetched.
+   */
+  checkNode(genesis?: IndexedBlock): Promise<void> | void;
 }
 
 export type StepOutcome = "idle" | "progress" | "alarm";
@@ -64,6 +70,7 @@ export async function followStep(s: FollowState, best: BlockTip): Promise<StepOu
   for await (const chunk of fetchBlocks(s.chain, from, best.height, options)) {
     const appended: IndexedBlock[] = [];
     for (const block of chunk) {
+      if (block.height === 0) await s.checkNode(block);
       const last = topOf(s);
       if (last && !equalBytes(block.wirePrevHash, last.wireHash)) {
         commit(s, appended);
@@ -114,6 +121,7 @@ function rangeEnd(s: FollowState, height: number): number {
  * not be unwritten, so the indexer withholds its tail and serves only sealed history.
  */
 async function rollBack(s: FollowState, best: BlockTip): Promise<StepOutcome> {
+  await s.checkNode();
   // Ranges still uploading become sealed data first: a fork below one of them reaches sealed data.
   await s.sealer.flush();
   const top = topOf(s)!;

@@ -1,10 +1,8 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { chainDir, hasChain, missingChainMessage } from "../../test/support/chain.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
 import { isConfigurationError } from "./config-error.ts";
-import { tempDir, testIndexer, until } from "./testing.ts";
+import { switchableProxy, tempDir, testIndexer, until } from "./testing.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -28,33 +26,6 @@ function indexerOn(url: string, o: { network?: string; fromHeight?: number } = {
   const t = testIndexer(url, { storeDir: store.path, dataDir: data.path, pollMs: 20, ...o });
   cleanups.push(() => t.stop());
   return t;
-}
-
-/** A reverse proxy whose upstream can be swapped: another node behind the same URL. */
-async function switchableProxy(target: string): Promise<{ url: string; target(url: string): void }> {
-  let upstream = target;
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    try {
-      const answer = await fetch(upstream, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: Buffer.concat(chunks),
-      });
-      res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
-    } catch {
-      res.writeHead(502).end();
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    target: (url) => {
-      upstream = url;
-    },
-  };
 }
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
@@ -97,6 +68,7 @@ describe("a dead indexer is never silent", () => {
       const regtest = await devNode({ synthetic: { blocks: 60, seed: "fatal-swap" } });
       const mainnet = await devNode({ corpus: { dir: chainDir, from: 0, to: 20 }, network: "mainnet" });
       const proxy = await switchableProxy(regtest.url);
+      cleanups.push(() => proxy.close());
       const t = indexerOn(proxy.url, { network: "regtest" });
       await t.indexer.start();
       await t.indexer.synced();
@@ -112,6 +84,7 @@ describe("a dead indexer is never silent", () => {
   it("retries a node outage with /healthz failing with the reason, and recovers", async () => {
     const dev = await devNode({ synthetic: { blocks: 30, seed: "fatal-outage" } });
     const proxy = await switchableProxy(dev.url);
+    cleanups.push(() => proxy.close());
     const t = indexerOn(proxy.url, { network: "regtest" });
     await t.indexer.start();
     await t.indexer.synced();

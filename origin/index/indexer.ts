@@ -1,8 +1,9 @@
 import type { Logger } from "pino";
 import { LightedgeError } from "../../proto/errors.ts";
-import { type HeadObject, wireHashOf } from "../../proto/range/index.ts";
+import { displayHashOf, type HeadObject, wireHashOf } from "../../proto/range/index.ts";
 import type { IndexMetrics } from "../admin/index-metrics.ts";
 import type { HealthReport } from "../admin/server.ts";
+import { genesisMatches } from "../node/network.ts";
 import type { ChainSource, NodeInfoSource } from "../node/ports.ts";
 import type { BlobStore } from "../store/index.ts";
 import { bootstrapFromStore } from "./bootstrap.ts";
@@ -261,6 +262,15 @@ export function createIndexer(o: IndexerOptions): Indexer {
       signal: controller.signal,
       onAppended,
       onReorg,
+      async checkNode(genesis) {
+        if (genesis === undefined) return recheckNetwork();
+        const hash = displayHashOf(genesis.wireHash);
+        if (genesisMatches(o.network, hash)) return;
+        throw new IndexerConfigError(
+          "index.follow",
+          `the node's block 0 is ${hash}, not the ${o.network} genesis block: the node is not on ${o.network}`,
+        );
+      },
     };
   };
 

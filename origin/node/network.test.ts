@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { hasChain, missingChainMessage, readChainHex } from "../../test/support/chain.ts";
 import { displayHex, parseBlock } from "../chain/index.ts";
 import { NodeRpcError } from "./errors.ts";
-import { GENESIS_HASHES, identifyNetwork } from "./network.ts";
+import { GENESIS_HASHES, genesisMatches, identifyNetwork } from "./network.ts";
 
 const zebra = "/Zebra:7.0.0/";
 const devnode = "/Zebra:0.1.0/lightedge-devnode-synthetic/";
@@ -76,5 +76,15 @@ describe("network from the node's chain", () => {
     expect(() => identifyNetwork({ chain: "other", genesisHash: generated, subversion: zebra })).toThrow(
       /not a known network's/,
     );
+  });
+
+  it("a fetched block 0 matches a network by the same rule", () => {
+    expect(genesisMatches("mainnet", GENESIS_HASHES.mainnet.toUpperCase())).toBe(true);
+    expect(genesisMatches("mainnet", GENESIS_HASHES.regtest)).toBe(false);
+    expect(genesisMatches("testnet", GENESIS_HASHES.testnet)).toBe(true);
+    expect(genesisMatches("regtest", GENESIS_HASHES.regtest)).toBe(true);
+    expect(genesisMatches("regtest", generated)).toBe(true);
+    expect(genesisMatches("regtest", GENESIS_HASHES.mainnet)).toBe(false);
+    expect(genesisMatches("regtest", GENESIS_HASHES.testnet)).toBe(false);
   });
 });

@@ -64,6 +64,16 @@ export function identifyNetwork(id: ChainIdentity): NetworkName {
   );
 }
 
+/**
+ * Whether a chain whose block 0 has this hash can be `network` (the rule of identifyNetwork):
+ * mainnet and testnet need their genesis; regtest takes any other (generated dev chains included).
+ */
+export function genesisMatches(network: string, genesisHash: string): boolean {
+  const hash = genesisHash.toLowerCase();
+  if (network === "mainnet" || network === "testnet") return hash === GENESIS_HASHES[network];
+  return hash !== GENESIS_HASHES.mainnet && hash !== GENESIS_HASHES.testnet;
+}
+
 function unknownNetwork(message: string): NodeRpcError {
   return new NodeRpcError("bad-request", "node-client.info", message, { failure: "wrong-network" });
 }
