@@ -86,6 +86,7 @@ describe("a dead indexer is never silent", () => {
     const proxy = await switchableProxy(dev.url);
     cleanups.push(() => proxy.close());
     const t = indexerOn(proxy.url, { network: "regtest" });
+    expect(t.indexer.health()).toMatchObject({ ok: false, status: "starting" }); // not running yet
     await t.indexer.start();
     await t.indexer.synced();
     proxy.target("http://127.0.0.1:1/"); // nothing listens: the proxy answers 502

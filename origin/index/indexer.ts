@@ -366,7 +366,10 @@ export function createIndexer(o: IndexerOptions): Indexer {
     }),
     health() {
       const status = this.status();
-      const ok = status.phase !== "alarm" && status.phase !== "stopped" && status.lastError === undefined;
+      // Healthy only while the indexer runs (not while starting, after a fatal error or an alarm)
+      // and its last poll succeeded.
+      const running = status.phase === "syncing" || status.phase === "following";
+      const ok = running && status.lastError === undefined;
       return { ok, status: status.alarm ?? status.lastError ?? status.phase, ...status };
     },
   };
