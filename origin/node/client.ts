@@ -102,12 +102,19 @@ export function createNodeClient(config: NodeClientConfig): NodeClient {
   };
 }
 
-/** zebrad answers getblockhash past the tip with −32602 ("greater than the current tip"), zcashd with −8. */
+/**
+ * getblockhash past the tip: zebrad 7.0.0 answers −1 "Provided index is greater than the current
+ * tip" (older zebrad and the dev node −32602, same message), zcashd −8 (mapped to above-tip).
+ */
 async function aboveTipOnBadHeight(rpc: RpcCaller, method: string, params: unknown[]): Promise<unknown> {
   try {
     return await rpc.call(method, params);
   } catch (err) {
-    if (err instanceof NodeRpcError && err.code === -32602 && /tip|range/i.test(err.message))
+    if (
+      err instanceof NodeRpcError &&
+      (err.code === -32602 || err.code === -1) &&
+      /tip|range/i.test(err.message)
+    )
       throw new NodeRpcError("above-tip", err.where, err.message, { failure: "node-error", code: err.code });
     throw err;
   }
