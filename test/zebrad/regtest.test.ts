@@ -143,6 +143,8 @@ describe.skipIf(!hasZebrad)("lightedge over a real zebrad on Regtest", () => {
   it('answers GetTreeState with network "regtest" and zebrad\'s own z_gettreestate trees', async () => {
     const tip = all.origin.indexer.lastBlock()!.height;
     await all.origin.treeStates.settled(tip);
+    // Computed by the origin from genesis (not zebrad's answers passed through).
+    expect(all.origin.treeStates.coveredFrom()).toBe(0);
     const origin = clientFor("grpc", all.originUrl);
     const edge = clientFor("grpc-web", all.edgeUrl);
     for (const h of [0, 1, 2, RANGE_SIZE, 57, tip - SEAL_DEPTH, tip - 1, tip]) {
