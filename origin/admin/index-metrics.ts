@@ -13,6 +13,7 @@ export interface IndexMetrics {
   blocksIndexed: Counter;
   reorgs: Counter;
   reorgDepth: Gauge;
+  deepTailReorgs: Counter;
   nodeErrors: Counter;
   uploadedBytes: Counter;
   rangesSealed: Counter;
@@ -39,11 +40,17 @@ export function createIndexMetrics(registry: Registry): IndexMetrics {
     blocksIndexed: counter("lightedge_index_blocks_total", "Blocks fetched, parsed and projected"),
     reorgs: counter("lightedge_index_reorgs_total", "Chain reorganizations followed"),
     reorgDepth: gauge("lightedge_index_last_reorg_depth", "Blocks rolled back by the last reorg"),
+    deepTailReorgs: counter(
+      "lightedge_index_deep_tail_reorgs_total",
+      "Reorgs deeper than the seal depth rolled back inside the unsealed tail",
+    ),
     nodeErrors: counter("lightedge_index_node_errors_total", "Failed node requests, by error kind", ["kind"]),
     uploadedBytes: counter("lightedge_index_uploaded_bytes_total", "Bytes written to the object store"),
     rangesSealed: counter("lightedge_index_ranges_sealed_total", "Sealed ranges written"),
-    alarm: gauge("lightedge_index_alarm", "1 when sealing stopped (reorg deeper than the seal depth)", [
-      "reason",
-    ]),
+    alarm: gauge(
+      "lightedge_index_alarm",
+      "1 when following stopped: a reorg reached sealed ranges (the tail is withheld)",
+      ["reason"],
+    ),
   };
 }

@@ -12,6 +12,7 @@ import {
 } from "../../proto/range/index.ts";
 import type { ChainSource } from "../node/ports.ts";
 import type { BlobStore } from "../store/index.ts";
+import { IndexerConfigError } from "./config-error.ts";
 import type { SealedReader } from "./sealed-reader.ts";
 
 export interface BootstrapOptions {
@@ -43,8 +44,7 @@ export async function bootstrapFromStore(options: BootstrapOptions): Promise<Boo
   if (bytes === null) return { head: null, mismatches: [] };
   const head = decodeHead(bytes);
   if (head.rangeSize !== options.rangeSize) {
-    throw new LightedgeError(
-      "bad-request",
+    throw new IndexerConfigError(
       "index.bootstrap",
       `the store's head uses range size ${head.rangeSize}; run with --range-size ${head.rangeSize}`,
     );

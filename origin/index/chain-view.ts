@@ -43,8 +43,15 @@ export interface BlockFramesOptions {
 
 /** Where the served chain is. */
 export interface ChainTip {
-  /** The newest served block; undefined until the first block is indexed or loaded. */
+  /** The newest block held; undefined until the first block is indexed or loaded. */
   tip(): TipInfo | undefined;
+  /**
+   * Why the tail is withheld, or undefined: a reorg reached sealed ranges, so the tail is on an
+   * abandoned branch. Meanwhile heights above `sealedTip()` answer Unavailable with this reason
+   * and the tip must not be advertised (GetLatestBlock, GetLightdInfo answer Unavailable); sealed
+   * heights are still served.
+   */
+  halted?(): string | undefined;
   /** Highest height held in sealed ranges (per the store's head); -1 when nothing is sealed. */
   sealedTip(): number;
   /** Lowest height served (the indexer's start height); blocks below are not-found. */

@@ -42,6 +42,12 @@ export interface FollowState {
   signal: AbortSignal;
   onAppended(blocks: readonly IndexedBlock[]): void;
   onReorg(info: { fork: number; depth: number; deep: boolean }): void;
+  /**
+   * Throws a configuration error when the node is not on the configured network: called before
+   * a reorg is acted on (another node behind the same URL looks like one) and with the genesis
+   * block when height 0 is fetched.
+   */
+  checkNode(genesis?: IndexedBlock): Promise<void> | void;
 }
 
 export type StepOutcome = "idle" | "progress" | "alarm";
@@ -64,6 +70,7 @@ export async function followStep(s: FollowState, best: BlockTip): Promise<StepOu
   for await (const chunk of fetchBlocks(s.chain, from, best.height, options)) {
     const appended: IndexedBlock[] = [];
     for (const block of chunk) {
+      if (block.height === 0) await s.checkNode(block);
       const last = topOf(s);
       if (last && !equalBytes(block.wirePrevHash, last.wireHash)) {
         commit(s, appended);
@@ -108,10 +115,15 @@ function rangeEnd(s: FollowState, height: number): number {
 
 /**
  * The node no longer has our tip: find the fork point, drop everything above it, and let the next
- * step fetch the new branch. A fork below what was declared final stops everything (alarm) and
- * leaves the served state untouched: the last consistent chain keeps being served.
+ * step fetch the new branch — even when the reorg is deeper than the seal depth, as long as the
+ * fork point is in the unsealed tail (nothing immutable is wrong yet; blocks above the fork are no
+ * longer counted final). A fork below the sealed tip stops everything (alarm): sealed ranges can
+ * not be unwritten, so the indexer withholds its tail and serves only sealed history.
  */
 async function rollBack(s: FollowState, best: BlockTip): Promise<StepOutcome> {
+  await s.checkNode();
+  // Ranges still uploading become sealed data first: a fork below one of them reaches sealed data.
+  await s.sealer.flush();
   const top = topOf(s)!;
   const head: HeadObject | null = s.sealer.head();
   const sealed = head?.tip
@@ -119,12 +131,16 @@ async function rollBack(s: FollowState, best: BlockTip): Promise<StepOutcome> {
     : undefined;
   const fork = await findForkPoint(s.chain, s.tail, Math.min(top.height, best.height), sealed, s.floor);
   const depth = top.height - fork;
-  const deep = fork < s.finalized || fork < (sealed?.height ?? -1);
+  const deep = fork < (sealed?.height ?? -1);
   s.onReorg({ fork, depth, deep });
   if (deep) {
-    s.alarm = `reorg of depth ${depth} at height ${fork + 1} is deeper than the seal depth ${s.sealDepth}`;
+    s.alarm =
+      `reorg of depth ${depth} at height ${fork + 1} reaches sealed ranges (sealed through ` +
+      `${sealed!.height}; deeper than the seal depth ${s.sealDepth}): following stopped`;
     return "alarm";
   }
+  // Heights above the fork were declared final on the abandoned branch; the new branch earns it.
+  s.finalized = Math.min(s.finalized, fork);
   s.tail.truncateAbove(fork);
   s.hooks.onRollback?.(fork);
   if (s.loggedFrom !== Infinity) {

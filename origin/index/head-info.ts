@@ -10,7 +10,7 @@ export function headLightdInfo(info: NodeInfo): HeadLightdInfo {
   const active = info.upgrades.filter((u) => u.status === "active" && u.activationHeight <= info.blocks);
   const upgrade = info.nextUpgrade ?? active.sort((a, b) => a.activationHeight - b.activationHeight).at(-1);
   return {
-    chainName: info.chain,
+    chainName: info.chainName,
     saplingActivationHeight: info.saplingActivationHeight,
     consensusBranchId: info.consensus.chaintip,
     blockHeight: info.blocks,

@@ -44,6 +44,12 @@ async function setup(
   return { dev, t, dataDir: data.path };
 }
 
+/** The dev node's control API over HTTP (as an operator or another process drives it). */
+async function control(dev: DevNode, path: string, body: unknown): Promise<void> {
+  const res = await fetch(`${dev.url}control/${path}`, { method: "POST", body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`control/${path}: HTTP ${res.status} ${await res.text()}`);
+}
+
 /** The served chain equals the node's, block by block, from `from` to the tip. */
 async function expectSameChain(dev: DevNode, t: TestIndexer, from: number) {
   const tip = t.indexer.view.tip()!.height;
@@ -86,21 +92,44 @@ describe("reorgs", () => {
     expect(t.indexer.health().ok).toBe(true);
   });
 
-  it("stops sealing, raises the alarm and keeps serving the last consistent state on a reorg deeper than the seal depth", async () => {
+  it("rolls back in place a reorg deeper than the seal depth whose fork is inside the unsealed tail", async () => {
+    // Range size 10, seal depth 10, 135 blocks: sealed through 119, the tail holds 120–134.
+    const { dev, t } = await setup(135, 10);
+    expect(t.indexer.view.sealedTip()).toBe(119);
+    await control(dev, "reorg", { depth: 13 }); // fork at 121: 13 > seal depth, above the sealed tip
+    await control(dev, "mine", { blocks: 1 });
+    await until(() => t.indexer.view.tip()?.height === 135, 5_000, "new tip");
+    await expectSameChain(dev, t, 100);
+    expect(await metricValue(t.registry, "lightedge_index_last_reorg_depth")).toBe(13);
+    expect(await metricValue(t.registry, "lightedge_index_deep_tail_reorgs_total")).toBe(1);
+    expect(await metricValue(t.registry, "lightedge_index_alarm")).toBe(0);
+    expect(t.indexer.health().ok).toBe(true);
+    // It keeps following and sealing the new branch.
+    await control(dev, "mine", { blocks: 10 });
+    await until(() => t.indexer.view.sealedTip() === 129, 5_000, "range 120–129 sealed");
+    await expectSameChain(dev, t, 110);
+  });
+
+  it("withholds the tail and raises the alarm when a reorg reaches sealed ranges; sealed history is still served", async () => {
     const { dev, t } = await setup(130, 10);
     const sealed = t.indexer.view.sealedTip();
-    const oldTip = dev.chain.hashAt(129);
-    reorg(dev, 100);
-    mine(dev, 30);
+    expect(sealed).toBe(119);
+    await control(dev, "reorg", { depth: 100 });
+    await control(dev, "mine", { blocks: 30 });
     await until(() => t.indexer.status().phase === "alarm", 5_000, "alarm");
     expect(t.indexer.health()).toMatchObject({ ok: false });
-    expect(String(t.indexer.health().status)).toMatch(/deeper than the seal depth/);
+    expect(String(t.indexer.health().status)).toMatch(/reaches sealed ranges/);
     expect(await metricValue(t.registry, "lightedge_index_alarm")).toBe(1);
-    expect(t.indexer.view.sealedTip()).toBe(sealed);
-    expect(Buffer.from(t.indexer.view.tip()!.wireHash).equals(Buffer.from(wireHashOf(oldTip)))).toBe(true);
-    const frames = await collect(t.indexer.view.blockFrames("full", 0, 129));
-    expect(frames).toHaveLength(130);
+    // The stale tip is not advertised: tail heights answer Unavailable with the reason.
+    expect(t.indexer.view.halted?.()).toMatch(/reaches sealed ranges/);
+    await expect(collect(t.indexer.view.blockFrames("full", 110, 125))).rejects.toMatchObject({
+      kind: "unavailable",
+    });
+    expect(await t.indexer.view.blockMeta(125)).toBeUndefined();
+    // Sealed history is still served, and nothing more is sealed.
+    expect(await collect(t.indexer.view.blockFrames("full", 0, sealed))).toHaveLength(120);
     await new Promise((r) => setTimeout(r, 200));
-    expect(t.indexer.view.tip()?.height).toBe(129); // still frozen after more polls
+    expect(t.indexer.view.sealedTip()).toBe(sealed);
+    expect(t.indexer.status().tip).toBe(129);
   });
 });

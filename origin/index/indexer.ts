@@ -1,15 +1,17 @@
 import type { Logger } from "pino";
 import { LightedgeError } from "../../proto/errors.ts";
-import { type HeadObject, wireHashOf } from "../../proto/range/index.ts";
+import { displayHashOf, type HeadObject, wireHashOf } from "../../proto/range/index.ts";
 import type { IndexMetrics } from "../admin/index-metrics.ts";
 import type { HealthReport } from "../admin/server.ts";
+import { genesisMatches } from "../node/network.ts";
 import type { ChainSource, NodeInfoSource } from "../node/ports.ts";
 import type { BlobStore } from "../store/index.ts";
 import { bootstrapFromStore } from "./bootstrap.ts";
-import type { ChainView } from "./chain-view.ts";
+import type { ChainView, TipInfo } from "./chain-view.ts";
+import { IndexerConfigError, isConfigurationError } from "./config-error.ts";
 import { type FollowState, followStep, type IndexHooks } from "./follow-step.ts";
 import { createRateMeter } from "./rate-meter.ts";
-import { backoffMs, retrying, sleep } from "./retry.ts";
+import { backoffMs, isTransient, retrying, sleep } from "./retry.ts";
 import { createSealedReader } from "./sealed-reader.ts";
 import { createSealer } from "./sealer.ts";
 import { createTail, type IndexedBlock } from "./tail.ts";
@@ -41,6 +43,10 @@ export interface IndexerOptions {
 }
 
 export interface IndexerStatus {
+  /**
+   * "alarm": a reorg reached sealed data; the tail is no longer served (sealed history is).
+   * "stopped": ended by `stop()` or by a configuration error (`lastError` says which).
+   */
   phase: "starting" | "syncing" | "following" | "alarm" | "stopped";
   tip: number;
   sealedTip: number;
@@ -58,6 +64,14 @@ export interface Indexer {
   start(): Promise<void>;
   /** Resolves the first time everything final is sealed and the tip matches the node's. */
   synced(): Promise<void>;
+  /**
+   * Rejects with the error that ended the indexer (a configuration error: wrong network, a start
+   * height the node does not serve, another range size in the store); never resolves otherwise.
+   * `lightedge origin` and `lightedge index` exit non-zero on it.
+   */
+  failed(): Promise<never>;
+  /** The newest served block, or undefined (also while the alarm withholds the tail). */
+  lastBlock(): TipInfo | undefined;
   stop(): Promise<void>;
   status(): IndexerStatus;
   health(): HealthReport;
@@ -76,6 +90,11 @@ export function createIndexer(o: IndexerOptions): Indexer {
   let nodeTip = -1;
   let lastError: string | undefined;
   let loop: Promise<void> | undefined;
+  let rejectFailed: (err: unknown) => void = () => {};
+  const failedPromise = new Promise<never>((_, reject) => {
+    rejectFailed = reject;
+  });
+  failedPromise.catch(() => {});
   let resolveSynced: () => void = () => {};
   let rejectSynced: (err: unknown) => void = () => {};
   const syncedPromise = new Promise<void>((resolve, reject) => {
@@ -91,6 +110,7 @@ export function createIndexer(o: IndexerOptions): Indexer {
     rangeSize: o.rangeSize,
     head: () => state?.sealer.head() ?? head,
     floor: viewFloor,
+    halted: () => state?.alarm,
     // Rare path (a hash below the tail): ask the node where it is; the view verifies the answer.
     resolveHeight: (displayHash) =>
       o.chain.block(displayHash).then(
@@ -103,7 +123,7 @@ export function createIndexer(o: IndexerOptions): Indexer {
     lastError = `${where}: ${err instanceof Error ? err.message : String(err)}`;
     const kind = err instanceof LightedgeError ? err.kind : "network";
     if (where === "node") o.metrics?.nodeErrors.inc({ kind });
-    o.log.warn({ err, where }, "transient failure; retrying");
+    o.log.warn({ err, where }, "indexer failure; retrying");
   };
 
   const onSealed = (next: HeadObject) => {
@@ -137,11 +157,57 @@ export function createIndexer(o: IndexerOptions): Indexer {
     if (deep) {
       o.metrics?.alarm.set({ reason: "deep-reorg" }, 1);
       o.log.error(
+        { fork, depth, sealDepth: o.sealDepth, sealedTip: view.sealedTip() },
+        "reorg reaches sealed ranges: following and sealing stopped, the tail is withheld (Unavailable), sealed history is still served; restart to rebuild from the first range that disagrees",
+      );
+    } else if (depth > o.sealDepth) {
+      o.metrics?.deepTailReorgs.inc();
+      o.log.error(
         { fork, depth, sealDepth: o.sealDepth },
-        "reorg deeper than the seal depth: sealing stopped, serving the last consistent state",
+        "reorg deeper than the seal depth inside the unsealed tail: rolled back to the fork point",
       );
     } else {
       o.log.warn({ fork, depth }, "reorg: rolled back to the fork point");
+    }
+  };
+
+  /** The node follows the configured network (retrying while it is unreachable). */
+  const checkNetwork = async () => {
+    const info = await retrying(() => o.info.info(), noteError("node"), controller.signal);
+    if (info.network !== o.network)
+      throw new IndexerConfigError(
+        "index.start",
+        `node is on ${info.network} (chain "${info.chain}", genesis ${info.genesisHash ?? "not served"}) but lightedge is configured for ${o.network}`,
+      );
+  };
+
+  /** One look at the node's network while running: throws only a configuration error. */
+  const recheckNetwork = async () => {
+    const info = await o.info.info().catch((err: unknown) => {
+      if (isConfigurationError(err)) throw err;
+      return undefined;
+    });
+    if (info && info.network !== o.network)
+      throw new IndexerConfigError(
+        "index.follow",
+        `node is now on ${info.network} (chain "${info.chain}", genesis ${info.genesisHash ?? "not served"}) but lightedge is configured for ${o.network}`,
+      );
+  };
+
+  const checkFloor = async (s: FollowState) => {
+    if (s.tail.last() !== undefined || s.sealer.head()?.tip) return; // resuming: the floor was served
+    const best = await retrying(() => o.chain.bestBlock(), noteError("node"), controller.signal);
+    if (best.height < s.floor) return; // the node has not reached it yet: wait for it
+    try {
+      await retrying(() => o.chain.blockHash(s.floor), noteError("node"), controller.signal);
+    } catch (err) {
+      if (err instanceof LightedgeError && (err.kind === "above-tip" || err.kind === "not-found"))
+        throw new IndexerConfigError(
+          "index.start",
+          `the node does not serve height ${s.floor} (its tip is ${best.height}, so its chain starts above it): start with --from at or above the node's first block`,
+          { cause: err },
+        );
+      throw err;
     }
   };
 
@@ -196,11 +262,21 @@ export function createIndexer(o: IndexerOptions): Indexer {
       signal: controller.signal,
       onAppended,
       onReorg,
+      async checkNode(genesis) {
+        if (genesis === undefined) return recheckNetwork();
+        const hash = displayHashOf(genesis.wireHash);
+        if (genesisMatches(o.network, hash)) return;
+        throw new IndexerConfigError(
+          "index.follow",
+          `the node's block 0 is ${hash}, not the ${o.network} genesis block: the node is not on ${o.network}`,
+        );
+      },
     };
   };
 
   const run = async (s: FollowState) => {
     let failures = 0;
+    let alarmChecked = false;
     while (!controller.signal.aborted) {
       try {
         const best = await o.chain.bestBlock();
@@ -210,9 +286,14 @@ export function createIndexer(o: IndexerOptions): Indexer {
         failures = 0;
         lastError = undefined;
         phase = outcome === "alarm" ? "alarm" : outcome === "idle" ? "following" : "syncing";
-        o.metrics?.lagBlocks.set(Math.max(0, nodeTip - (view.tip()?.height ?? -1)));
+        o.metrics?.lagBlocks.set(Math.max(0, nodeTip - (view.lastBlock()?.height ?? -1)));
         o.metrics?.blocksPerSecond.set(rate.rate());
-        if (outcome === "alarm") rejectSynced(new LightedgeError("chain-break", "indexer", s.alarm!));
+        if (outcome === "alarm" && !alarmChecked) {
+          // A "reorg" into sealed data may be another node behind the same URL: say so instead.
+          alarmChecked = true;
+          await recheckNetwork();
+          rejectSynced(new LightedgeError("chain-break", "indexer", s.alarm!));
+        }
         if (outcome === "idle") {
           await s.sealer.flush();
           await s.sealer.refreshHead(HEAD_REFRESH_MS);
@@ -220,14 +301,14 @@ export function createIndexer(o: IndexerOptions): Indexer {
         }
         if (outcome !== "progress") await sleep(o.pollMs, controller.signal);
       } catch (err) {
-        if (
-          err instanceof LightedgeError &&
-          err.kind !== "unavailable" &&
-          err.kind !== "above-tip" &&
-          err.kind !== "not-found"
-        )
-          throw err;
-        noteError("node")(err);
+        // Configuration errors end the indexer (the process exits non-zero); anything else — a
+        // node or store outage, a node answer that does not parse — is retried with backoff while
+        // lastError fails /healthz with the reason.
+        if (isConfigurationError(err)) throw err;
+        noteError(err instanceof LightedgeError && err.where.startsWith("node") ? "node" : "index")(err);
+        // Failures that are not outages (blocks the node does not have, answers that do not
+        // parse) are what a node swapped for one on another chain looks like.
+        if (!isTransient(err)) await recheckNetwork();
         await sleep(backoffMs(failures++), controller.signal);
       }
     }
@@ -237,24 +318,36 @@ export function createIndexer(o: IndexerOptions): Indexer {
   const nextRangeWaits = (s: FollowState) => {
     const h = s.sealer.head();
     const next = h ? h.firstHeight + (h.rangeCount + 1) * h.rangeSize - 1 : floor + o.rangeSize - 1;
-    return next > s.finalized || (view.tip()?.height ?? -1) < next;
+    return next > s.finalized || (view.lastBlock()?.height ?? -1) < next;
   };
 
   return {
     view,
     async start() {
-      await bootstrap();
-      view.notifyTip();
-      phase = "syncing";
-      loop = run(state!).catch((err: unknown) => {
+      const fail = (err: unknown) => {
         phase = "stopped";
         lastError = err instanceof Error ? err.message : String(err);
         o.log.fatal({ err }, "indexer stopped");
-        throw err;
+        rejectFailed(err);
+        return err;
+      };
+      try {
+        await checkNetwork();
+        await bootstrap();
+        await checkFloor(state!);
+      } catch (err) {
+        throw controller.signal.aborted ? err : fail(err);
+      }
+      view.notifyTip();
+      phase = "syncing";
+      loop = run(state!).catch((err: unknown) => {
+        throw fail(err);
       });
       loop.catch(() => {});
     },
     synced: () => Promise.race([syncedPromise, loop ?? new Promise<never>(() => {})]) as Promise<void>,
+    failed: () => failedPromise,
+    lastBlock: () => view.lastBlock(),
     async stop() {
       controller.abort();
       await loop?.catch(() => {});
@@ -263,7 +356,7 @@ export function createIndexer(o: IndexerOptions): Indexer {
     },
     status: () => ({
       phase,
-      tip: view.tip()?.height ?? -1,
+      tip: view.lastBlock()?.height ?? -1,
       sealedTip: view.sealedTip(),
       nodeTip,
       floor: viewFloor(),
@@ -273,7 +366,10 @@ export function createIndexer(o: IndexerOptions): Indexer {
     }),
     health() {
       const status = this.status();
-      const ok = status.phase !== "alarm" && status.phase !== "stopped" && status.lastError === undefined;
+      // Healthy only while the indexer runs (not while starting, after a fatal error or an alarm)
+      // and its last poll succeeded.
+      const running = status.phase === "syncing" || status.phase === "following";
+      const ok = running && status.lastError === undefined;
       return { ok, status: status.alarm ?? status.lastError ?? status.phase, ...status };
     },
   };

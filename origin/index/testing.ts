@@ -1,6 +1,8 @@
 // Shared by the indexer's tests and benches (not production code): a dev node, a store, an
 // indexer wired to them, and a poll-until helper.
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -108,4 +110,37 @@ export function reorg(
 ): void {
   dev.chain.reorg(d);
   dev.chain.hashAt(dev.chain.tip());
+}
+
+/** A reverse proxy whose upstream can be swapped: another node behind the same URL. */
+export async function switchableProxy(
+  target: string,
+): Promise<{ url: string; target(url: string): void; close(): Promise<void> }> {
+  let upstream = target;
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    try {
+      const answer = await fetch(upstream, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: Buffer.concat(chunks),
+      });
+      res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    target: (url) => {
+      upstream = url;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }

@@ -18,6 +18,12 @@ export interface ViewSource {
   rangeSize: number;
   head(): HeadObject | null;
   floor(): number;
+  /**
+   * Why the tail may not be served (a reorg reached sealed ranges: the tail is on an abandoned
+   * branch), or undefined. While set, `tip()` and every height above the sealed tip answer
+   * Unavailable with this reason; sealed heights are still served.
+   */
+  halted?(): string | undefined;
   /** Height of a display hash on the node's main chain (for hashes below the tail); optional. */
   resolveHeight?(displayHash: string): Promise<number | undefined>;
 }
@@ -25,6 +31,8 @@ export interface ViewSource {
 /** The ChainView plus the hook the indexer calls after every tip change. */
 export interface IndexView extends ChainView {
   notifyTip(): void;
+  /** The newest block held (tail tip, else sealed tip): `tip()`, for status and metrics. */
+  lastBlock(): TipInfo | undefined;
 }
 
 const WHERE = "chain-view";
@@ -32,6 +40,10 @@ const WHERE = "chain-view";
 export function createChainView(src: ViewSource): IndexView {
   const listeners = new Set<(tip: TipInfo) => void>();
   const sealedTip = () => src.head()?.tip?.height ?? -1;
+
+  const halted = () => src.halted?.();
+  const withheld = (reason: string) =>
+    new LightedgeError("unavailable", WHERE, `${reason}; only sealed history is served`);
 
   const tip = (): TipInfo | undefined => {
     const last = src.tail.last();
@@ -47,6 +59,8 @@ export function createChainView(src: ViewSource): IndexView {
       if (!Number.isSafeInteger(h) || h < 0)
         throw new LightedgeError("bad-request", WHERE, `invalid height ${h}`);
     }
+    const reason = halted();
+    if (reason !== undefined && Math.max(from, to) > sealedTip()) throw withheld(reason);
     const top = tip()?.height ?? -1;
     if (Math.max(from, to) > top) {
       throw new LightedgeError(
@@ -100,6 +114,8 @@ export function createChainView(src: ViewSource): IndexView {
         h = edge + step;
         continue;
       }
+      const reason = halted();
+      if (reason !== undefined) throw withheld(reason);
       const block = src.tail.get(h);
       if (block === undefined) {
         throw new LightedgeError(
@@ -116,7 +132,7 @@ export function createChainView(src: ViewSource): IndexView {
   }
 
   const blockMeta = async (height: number): Promise<BlockMeta | undefined> => {
-    const top = tip()?.height ?? -1;
+    const top = halted() === undefined ? (tip()?.height ?? -1) : sealedTip();
     if (!Number.isSafeInteger(height) || height < src.floor() || height > top) return undefined;
     const block = src.tail.get(height);
     if (block && height > sealedTip()) {
@@ -136,6 +152,7 @@ export function createChainView(src: ViewSource): IndexView {
 
   return {
     tip,
+    halted,
     sealedTip,
     floor: () => src.floor(),
     onTip(listener) {
@@ -146,13 +163,14 @@ export function createChainView(src: ViewSource): IndexView {
     blockFrames: (projection, from, to, options) => walk(projection, from, to, options?.signal, asFrames),
     blockMeta,
     async heightOfHash(wireHash) {
-      const inTail = src.tail.heightOfHash(wireHash);
+      const inTail = halted() === undefined ? src.tail.heightOfHash(wireHash) : undefined;
       if (inTail !== undefined) return inTail;
       const height = await src.resolveHeight?.(displayHashOf(wireHash));
       if (height === undefined || height > sealedTip()) return undefined;
       const meta = await blockMeta(height);
       return meta && equalBytes(meta.wireHash, wireHash) ? height : undefined;
     },
+    lastBlock: tip,
     notifyTip() {
       const current = tip();
       if (current) for (const listener of listeners) listener(current);

@@ -32,13 +32,28 @@ export function createNodeClient(config: NodeClientConfig): NodeClient {
   const rpc = createRpcCaller(transport, c);
 
   async function info(): Promise<NodeInfo> {
-    const [gi, ci] = await rpc.batch<unknown>([
-      { method: "getinfo", params: [] },
-      { method: "getblockchaininfo", params: [] },
+    // The genesis hash is asked for on every call (not cached): a node swapped for one on another
+    // chain behind the same URL must be noticed. A separate call, so a node without height 0
+    // (the dev node replaying a corpus run) still answers the batch.
+    const [[gi, ci], genesis] = await Promise.all([
+      rpc.batch<unknown>([
+        { method: "getinfo", params: [] },
+        { method: "getblockchaininfo", params: [] },
+      ]),
+      genesisHash(),
     ]);
-    const parsed = parseNodeInfo(gi, ci);
+    const parsed = parseNodeInfo(gi, ci, genesis);
     checkNetwork(parsed, c.network);
     return parsed;
+  }
+
+  async function genesisHash(): Promise<string | undefined> {
+    try {
+      return hash("getblockhash", await aboveTipOnBadHeight(rpc, "getblockhash", [0]), "result");
+    } catch (err) {
+      if (err instanceof NodeRpcError && err.kind === "above-tip") return undefined;
+      throw err;
+    }
   }
 
   return {
@@ -87,12 +102,19 @@ export function createNodeClient(config: NodeClientConfig): NodeClient {
   };
 }
 
-/** zebrad answers getblockhash past the tip with −32602 ("greater than the current tip"), zcashd with −8. */
+/**
+ * getblockhash past the tip: zebrad 7.0.0 answers −1 "Provided index is greater than the current
+ * tip" (older zebrad and the dev node −32602, same message), zcashd −8 (mapped to above-tip).
+ */
 async function aboveTipOnBadHeight(rpc: RpcCaller, method: string, params: unknown[]): Promise<unknown> {
   try {
     return await rpc.call(method, params);
   } catch (err) {
-    if (err instanceof NodeRpcError && err.code === -32602 && /tip|range/i.test(err.message))
+    if (
+      err instanceof NodeRpcError &&
+      (err.code === -32602 || err.code === -1) &&
+      /tip|range/i.test(err.message)
+    )
       throw new NodeRpcError("above-tip", err.where, err.message, { failure: "node-error", code: err.code });
     throw err;
   }

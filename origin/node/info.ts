@@ -1,13 +1,7 @@
-import { LightedgeError } from "../../proto/errors.ts";
 import { NodeRpcError } from "./errors.ts";
+import { CHAIN_NAMES, identifyNetwork } from "./network.ts";
 import { hash, int, obj, optInt, str } from "./parse.ts";
 import type { NetworkUpgrade, NodeInfo } from "./ports.ts";
-
-const networkByChain: Record<string, NodeInfo["network"]> = {
-  main: "mainnet",
-  test: "testnet",
-  regtest: "regtest",
-};
 
 /** Sapling's consensus branch id (ZIP 205): LightdInfo.saplingActivationHeight reads it. */
 const saplingBranchId = "76b809bb";
@@ -18,15 +12,17 @@ const saplingBranchId = "76b809bb";
  */
 const syncSlackBlocks = 10;
 
-/** Builds NodeInfo from `getinfo` and `getblockchaininfo` results. */
-export function parseNodeInfo(getinfo: unknown, chainInfo: unknown): NodeInfo {
+/**
+ * Builds NodeInfo from `getinfo`, `getblockchaininfo` and `getblockhash 0` (undefined when the
+ * node does not serve height 0); the network comes from the genesis block (network.ts).
+ */
+export function parseNodeInfo(getinfo: unknown, chainInfo: unknown, genesisHash?: string): NodeInfo {
   const gi = obj("getinfo", getinfo, "result");
   const ci = obj("getblockchaininfo", chainInfo, "result");
   const m = "getblockchaininfo";
   const chain = str(m, ci.chain, "chain");
-  const network = networkByChain[chain];
-  if (network === undefined)
-    throw new LightedgeError("unsupported", "node-client.info", `node chain "${chain}" is unknown`);
+  const subversion = String(gi.subversion ?? "");
+  const network = identifyNetwork({ chain, genesisHash, subversion });
   const blocks = int(m, ci.blocks, "blocks");
   const upgrades = parseUpgrades(ci.upgrades);
   const estimatedHeight = Math.max(blocks, optInt(m, ci.estimatedheight, "estimatedheight", blocks));
@@ -34,6 +30,8 @@ export function parseNodeInfo(getinfo: unknown, chainInfo: unknown): NodeInfo {
   return Object.freeze({
     chain,
     network,
+    chainName: CHAIN_NAMES[network],
+    genesisHash,
     blocks,
     bestBlockHash: hash(m, ci.bestblockhash, "bestblockhash"),
     estimatedHeight,
@@ -45,7 +43,7 @@ export function parseNodeInfo(getinfo: unknown, chainInfo: unknown): NodeInfo {
       nextblock: String(consensus.nextblock ?? "00000000"),
     },
     build: String(gi.build ?? ""),
-    subversion: String(gi.subversion ?? ""),
+    subversion,
     initialSync: ci.initialblockdownload === true || estimatedHeight - blocks > syncSlackBlocks,
   });
 }
@@ -70,7 +68,7 @@ export function checkNetwork(info: NodeInfo, expected: NodeInfo["network"] | und
   throw new NodeRpcError(
     "bad-request",
     "node-client.info",
-    `node is on ${info.network} (chain "${info.chain}") but lightedge is configured for ${expected}`,
+    `node is on ${info.network} (chain "${info.chain}", genesis ${info.genesisHash ?? "not served"}) but lightedge is configured for ${expected}`,
     { failure: "wrong-network" },
   );
 }

@@ -63,10 +63,14 @@ export interface NetworkUpgrade {
 
 /** `getinfo` + `getblockchaininfo` essentials (for GetLightdInfo and start-up checks). */
 export interface NodeInfo {
-  /** "main" | "test" | "regtest" as the node names it. */
+  /** "main" | "test" | "regtest" as the node names it (zebrad on Regtest says "test"). */
   chain: string;
-  /** lightedge network name derived from `chain`. */
+  /** The network the node's chain is, known from its genesis block (network.ts). */
   network: "mainnet" | "testnet" | "regtest";
+  /** What lightedge reports (GetLightdInfo.chainName, TreeState.network): "main" | "test" | "regtest". */
+  chainName: string;
+  /** `getblockhash 0`; undefined when the node does not serve height 0 (dev node corpus runs). */
+  genesisHash?: string;
   blocks: number;
   bestBlockHash: string;
   estimatedHeight: number;

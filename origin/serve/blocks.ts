@@ -24,8 +24,19 @@ export function servedTip(chain: ChainView, rpc: string) {
   return tip;
 }
 
+/**
+ * While the indexer withholds its tail (a reorg reached sealed ranges, origin/index/README.md) the
+ * tip it holds is on an abandoned branch: it is not advertised.
+ */
+export function refuseWhileHalted(chain: ChainView, rpc: string): void {
+  const reason = chain.halted?.();
+  if (reason !== undefined)
+    throw new LightedgeError("unavailable", rpc, `${rpc}: ${reason}; only sealed history is served`);
+}
+
 /** GetLatestBlock: the served tip; `hash` is little-endian (wire order, LWD CHANGELOG 0.4.18). */
 export function getLatestBlock(s: Serve): BlockID {
+  refuseWhileHalted(s.chain, "GetLatestBlock");
   const tip = servedTip(s.chain, "GetLatestBlock");
   return create(BlockIDSchema, { height: BigInt(tip.height), hash: tip.wireHash });
 }

@@ -9,6 +9,7 @@ import {
   PingResponseSchema,
 } from "../../proto/index.ts";
 import type { NodeInfo } from "../node/ports.ts";
+import { refuseWhileHalted } from "./blocks.ts";
 import type { Serve } from "./context.ts";
 import { createTtlCache } from "./ttl-cache.ts";
 
@@ -34,12 +35,13 @@ export function createLightdInfo(s: Serve) {
   const build = s.options.build ?? {};
   return async (ctx: HandlerContext): Promise<LightdInfo> => {
     const info = await cache.get("info", () => s.callNode(ctx, "getinfo", () => s.node.info()));
+    refuseWhileHalted(s.chain, "GetLightdInfo");
     const tip = s.chain.tip();
     return create(LightdInfoSchema, {
       version: build.version ?? "0.1.0",
       vendor: VENDOR,
       taddrSupport: true,
-      chainName: info.chain,
+      chainName: info.chainName,
       saplingActivationHeight: BigInt(info.saplingActivationHeight),
       consensusBranchId: info.consensus.chaintip,
       // The served tip, so GetLightdInfo and GetLatestBlock agree; the node's while none is served.

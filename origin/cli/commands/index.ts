@@ -2,6 +2,7 @@ import { pino } from "pino";
 import { Registry } from "prom-client";
 import { startAdminServer } from "../../admin/server.ts";
 import { configHelp, loadOriginConfig } from "../../config.ts";
+import { isConfigurationError } from "../../index/config-error.ts";
 import { openIndexer } from "../../index/from-config.ts";
 import { progressLine } from "../../index/progress.ts";
 import type { Command } from "../command.ts";
@@ -49,6 +50,7 @@ export const command: Command = {
       await indexer.start();
       const reason = await Promise.race([
         stop,
+        indexer.failed(),
         config.exitWhenSynced ? indexer.synced().then(() => "synced") : new Promise<string>(() => {}),
       ]);
       await indexer.stop();
@@ -57,6 +59,11 @@ export const command: Command = {
       if (timer) process.stderr.write(`\r\x1b[2K${progressLine(s)}\n`);
       log.info({ reason, tip: s.tip, sealedTip: s.sealedTip, nodeTip: s.nodeTip, seconds }, "index stopped");
       return s.phase === "alarm" ? 1 : 0;
+    } catch (err) {
+      if (!isConfigurationError(err)) throw err;
+      if (timer) process.stderr.write("\n");
+      process.stderr.write(`lightedge index: ${(err as Error).message}\n`);
+      return 1;
     } finally {
       if (timer) clearInterval(timer);
       await admin?.close();

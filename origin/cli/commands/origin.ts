@@ -1,4 +1,5 @@
 import { configHelp, loadOriginConfig, serverConfigHelp } from "../../config.ts";
+import { isConfigurationError } from "../../index/config-error.ts";
 import { startOrigin } from "../../main/index.ts";
 import type { Command } from "../command.ts";
 
@@ -45,10 +46,19 @@ async function run(argv: string[]): Promise<number> {
       onListening: (url) => process.stdout.write(`LISTENING ${url}\n`),
     });
     try {
-      await (config.exitWhenSynced ? Promise.race([stop, origin.indexer.synced()]) : stop);
+      // A dead indexer (configuration error) ends the process non-zero: never a server that
+      // answers "not indexed yet" forever.
+      const failed = origin.indexer.failed();
+      await (config.exitWhenSynced
+        ? Promise.race([stop, origin.indexer.synced(), failed])
+        : Promise.race([stop, failed]));
     } finally {
       await origin.close();
     }
+  } catch (err) {
+    if (!isConfigurationError(err)) throw err;
+    process.stderr.write(`lightedge origin: ${(err as Error).message}\n`);
+    return 1;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

@@ -43,16 +43,25 @@ async function run(argv: string[]): Promise<number> {
   const signals = catchSignals();
   const all = await startAll(options);
   signals.started(all);
-  const stopped = signals.stopped;
+  // A dead indexer ends everything, non-zero (a configuration error: wrong network, a --from the
+  // node does not serve); transient failures are retried inside the origin.
+  const failed = all.origin.indexer
+    .failed()
+    .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  const stopped = Promise.race([signals.stopped, failed]);
   try {
-    if (all.devnode) await Promise.race([all.synced, stopped]);
+    if (all.devnode) await Promise.race([all.synced.catch(() => {}), stopped]);
     else
       all.synced.then(
         () => process.stdout.write("lightedge: caught up with the node\n"),
         (err: unknown) => process.stderr.write(`lightedge: indexing stopped: ${String(err)}\n`),
       );
     if (!(await isStopping(stopped))) process.stdout.write(banner(all, source, started));
-    await stopped;
+    const fatal = await stopped;
+    if (fatal) {
+      process.stderr.write(`lightedge: indexer stopped: ${fatal.message}\n`);
+      return 1;
+    }
     process.stdout.write("lightedge: stopping\n");
   } finally {
     await all.close();
@@ -70,7 +79,7 @@ function banner(all: StartedAll, source: string, started: number): string {
     adminUrl: all.adminUrl,
     devnodeUrl: all.devnode?.url,
     dataDir: all.dataDir,
-    tip: view.tip()?.height,
+    tip: all.origin.indexer.lastBlock()?.height,
     sealedTip: view.sealedTip(),
     seconds: (performance.now() - started) / 1000,
   });
@@ -92,7 +101,7 @@ function catchSignals(): { stopped: Promise<void>; started(all: StartedAll): voi
   return { stopped, started: (a) => (all = a) };
 }
 
-async function isStopping(stopped: Promise<void>): Promise<boolean> {
+async function isStopping(stopped: Promise<unknown>): Promise<boolean> {
   return Promise.race([stopped.then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
 }
 

@@ -1,0 +1,205 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { p2pkhScript, scriptAddress } from "../../origin/devnode/address.ts";
+
+/**
+ * A real zebrad on Regtest for integration tests: `scripts/ensure-zebrad.sh` builds the pinned
+ * zebrad once per machine and exports LIGHTEDGE_ZEBRAD. Without it the zebrad tests skip with
+ * this message, except in CI (`CI` set), where a missing zebrad fails the run.
+ */
+export const zebradPath = process.env.LIGHTEDGE_ZEBRAD;
+
+export const hasZebrad = zebradPath !== undefined && zebradPath !== "" && existsSync(zebradPath);
+
+export const missingZebradMessage =
+  `zebrad not found (LIGHTEDGE_ZEBRAD=${zebradPath ?? "unset"}): run \`source scripts/ensure-zebrad.sh\` ` +
+  "to build zebrad 7.0.0 once per machine; the zebrad tests are skipped";
+
+if (!hasZebrad) {
+  if (process.env.CI) throw new Error(`CI requires zebrad: ${missingZebradMessage}`);
+  console.warn(`\n*** ${missingZebradMessage} ***\n`);
+}
+
+/**
+ * A Regtest P2PKH address (testnet prefix `tm`, protocol spec §5.6.1.1) lightedge derives for
+ * itself: the key hash is SHA-256("lightedge-zebrad-miner")[0..20]. Nobody holds its key, so the
+ * coinbase it receives is unspendable; a test that spends passes the wallet harness's address.
+ */
+export const DEFAULT_MINER_ADDRESS = scriptAddress(
+  p2pkhScript(createHash("sha256").update("lightedge-zebrad-miner").digest().subarray(0, 20)),
+  "regtest",
+)!;
+
+export interface ZebradOptions {
+  /** `[mining] miner_address` (default DEFAULT_MINER_ADDRESS). */
+  minerAddress?: string;
+  /** NU5 activation height (default 1: every block from 1 on is NU5, v5 transactions allowed). */
+  nu5Height?: number;
+}
+
+export interface Zebrad {
+  /** JSON-RPC URL, e.g. http://127.0.0.1:PORT/ (no auth: cookie auth is off). */
+  url: string;
+  minerAddress: string;
+  /** The config file written (the README recipe's keys). */
+  configToml: string;
+  /** One JSON-RPC call; throws with zebrad's error message. */
+  rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  /** Mines `n` blocks with zebrad's `generate` RPC; resolves with their display hashes. */
+  generate(n: number): Promise<string[]>;
+  /** The best height. */
+  height(): Promise<number>;
+  /** SIGINT (zebrad shuts down cleanly, deleting its ephemeral state), then the temp folder. */
+  stop(): Promise<void>;
+}
+
+/** The zebrad.toml this harness (and the README's Regtest recipe) uses. */
+export function regtestConfig(o: {
+  rpcPort: number;
+  p2pPort: number;
+  stateDir: string;
+  minerAddress: string;
+  nu5Height: number;
+}): string {
+  return `[network]
+network = "Regtest"
+listen_addr = "127.0.0.1:${o.p2pPort}"
+initial_mainnet_peers = []
+initial_testnet_peers = []
+cache_dir = false
+
+[network.testnet_parameters.activation_heights]
+NU5 = ${o.nu5Height}
+
+[mining]
+miner_address = "${o.minerAddress}"
+
+[state]
+ephemeral = true
+cache_dir = "${o.stateDir}"
+
+[rpc]
+listen_addr = "127.0.0.1:${o.rpcPort}"
+enable_cookie_auth = false
+
+[tracing]
+use_color = false
+`;
+}
+
+/** Starts zebrad on Regtest in a temp folder and waits until its RPC answers. */
+export async function startZebrad(options: ZebradOptions = {}): Promise<Zebrad> {
+  if (!hasZebrad) throw new Error(missingZebradMessage);
+  const dir = mkdtempSync(join(tmpdir(), "lightedge-zebrad-"));
+  const [rpcPort, p2pPort] = [await freePort(), await freePort()];
+  const minerAddress = options.minerAddress ?? DEFAULT_MINER_ADDRESS;
+  const configToml = regtestConfig({
+    rpcPort,
+    p2pPort,
+    stateDir: join(dir, "state"),
+    minerAddress,
+    nu5Height: options.nu5Height ?? 1,
+  });
+  const configPath = join(dir, "zebrad.toml");
+  writeFileSync(configPath, configToml);
+  const logPath = join(dir, "zebrad.log");
+  const log = createWriteStream(logPath);
+  const child = spawn(zebradPath!, ["-c", configPath, "start"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, RUST_BACKTRACE: "0" },
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${rpcPort}/`;
+  let id = 0;
+  const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
+    });
+    const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
+    if (body.error) throw new Error(`zebrad ${method}: ${body.error.message} (code ${body.error.code})`);
+    return body.result as T;
+  };
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      log.end();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGINT");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    })();
+    return stopping;
+  };
+  try {
+    await waitForRpc(rpc, child, exited, logPath);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    url,
+    minerAddress,
+    configToml,
+    rpc,
+    async generate(n) {
+      return rpc<string[]>("generate", [n]);
+    },
+    height: () => rpc<number>("getblockcount"),
+    stop,
+  };
+}
+
+/** zebrad opens its RPC port after loading state; on Regtest it commits the genesis block itself. */
+async function waitForRpc(
+  rpc: (method: string) => Promise<unknown>,
+  child: ChildProcess,
+  exited: Promise<number | null>,
+  logPath: string,
+): Promise<void> {
+  let done = false;
+  exited.then(() => {
+    done = true;
+  });
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (done || child.exitCode !== null)
+      throw new Error(`zebrad exited (${child.exitCode}) before its RPC answered:\n${tail(logPath)}`);
+    const ok = await rpc("getblockchaininfo").then(
+      () => true,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`zebrad's RPC did not answer within 120 s:\n${tail(logPath)}`);
+}
+
+function tail(path: string): string {
+  try {
+    return readFileSync(path, "utf8").split("\n").slice(-30).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
