@@ -32,13 +32,6 @@ export const ACCEPTED_DIFFERENCES: Record<string, string[]> = {
   "getblock 1 by hash": blockOnlyZebrad,
   "getblock 2": [...blockOnlyZebrad, "$.result.tx[]: zebrad object, dev node string"].sort(),
   z_gettreestate: ["$.result.ironwood: only dev node"],
-  "z_gettreestate genesis": [
-    "$.result.ironwood: only dev node",
-    "$.result.orchard.commitments.finalRoot: only dev node",
-    "$.result.orchard.commitments.finalState: only dev node",
-    "$.result.sapling.commitments.finalRoot: only dev node",
-    "$.result.sapling.commitments.finalState: only dev node",
-  ],
   "getrawtransaction 1": [
     "authdigest",
     "blocktime",
