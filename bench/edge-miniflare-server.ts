@@ -16,11 +16,19 @@ if (bundleDir === undefined || persist === undefined) {
   process.exit(2);
 }
 const toml = readWranglerToml(readFileSync(new URL("../wrangler.toml", import.meta.url), "utf8"));
+const vars = { ...toml.vars, ...(varsJson ? (JSON.parse(varsJson) as Record<string, string>) : {}) };
+// With STORE_PUBLIC_URL the worker reads a separate store server (Worker-alone mode): no R2 binding,
+// since the binding would win (edge/store/create-object-reader.ts).
+const r2Buckets = vars.STORE_PUBLIC_URL
+  ? {}
+  : Object.fromEntries(toml.r2_buckets.map((b) => [b.binding, { id: b.bucket_name }]));
 const mf = new Miniflare(
   convertV4MiniflareOptions({
     host: "127.0.0.1",
     port: 0,
     logRequests: false,
+    // bench/edge-profile.ts: the V8 inspector of the worker's isolate, for a CPU profile.
+    ...(process.env.EDGE_INSPECTOR_PORT ? { inspectorPort: Number(process.env.EDGE_INSPECTOR_PORT) } : {}),
     // wrangler dev keeps its local state under <persist>/v3 and keys a bucket by its bucket_name.
     resourcePersistencePath: join(persist, "v3"),
     workers: [
@@ -31,8 +39,8 @@ const mf = new Miniflare(
         scriptPath: join(bundleDir, "index.js"),
         compatibilityDate: toml.compatibility_date,
         compatibilityFlags: toml.compatibility_flags,
-        bindings: { ...toml.vars, ...(varsJson ? (JSON.parse(varsJson) as Record<string, string>) : {}) },
-        r2Buckets: Object.fromEntries(toml.r2_buckets.map((b) => [b.binding, { id: b.bucket_name }])),
+        bindings: vars,
+        r2Buckets,
       },
     ],
   }),
