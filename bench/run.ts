@@ -85,7 +85,8 @@ function settingsFrom(values: {
   }
   const store = values["edge-store"];
   if (store !== undefined) {
-    if (store !== "public-url" && store !== "r2") throw new Error(`bad --edge-store ${store} (public-url or r2)`);
+    if (store !== "public-url" && store !== "r2")
+      throw new Error(`bad --edge-store ${store} (public-url or r2)`);
     s.edgeStore = store;
   }
   if (values.blocks) s.blocks = Number(values.blocks);

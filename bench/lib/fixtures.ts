@@ -4,8 +4,8 @@ import { type EdgeFixture, type EdgeRuntimeName, seedEdgeState, startEdgeFixture
 import { BENCH_ORIGIN_SECRET, startOriginFixture } from "./origin-fixture.ts";
 import type { SpawnedServer } from "./spawn.ts";
 import { spawnStaticServer } from "./static-server.ts";
-import { spawnStoreServer } from "./store-server.ts";
 import { concatProjection, type StoreScan, scanStore } from "./store-scan.ts";
+import { spawnStoreServer } from "./store-server.ts";
 
 export interface FixtureOptions {
   repoRoot: string;

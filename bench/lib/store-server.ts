@@ -18,7 +18,10 @@ export function spawnStoreServer(storeDir: string) {
 function main(root: string): void {
   const server = createServer((req, res) => {
     req.resume();
-    const key = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^\/+/, "");
+    const key = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(
+      /^\/+/,
+      "",
+    );
     if (key.startsWith("..")) return void res.writeHead(400).end();
     const path = join(root, key);
     let size: number;
