@@ -22,6 +22,7 @@ const vars = { ...toml.vars, ...(varsJson ? (JSON.parse(varsJson) as Record<stri
 const r2Buckets = vars.STORE_PUBLIC_URL
   ? {}
   : Object.fromEntries(toml.r2_buckets.map((b) => [b.binding, { id: b.bucket_name }]));
+const direct = process.env.EDGE_MINIFLARE_ENTRY !== "1";
 const mf = new Miniflare(
   convertV4MiniflareOptions({
     host: "127.0.0.1",
@@ -41,11 +42,16 @@ const mf = new Miniflare(
         compatibilityFlags: toml.compatibility_flags,
         bindings: vars,
         r2Buckets,
+        // The worker's own socket, without Miniflare's entry worker in front (a second isolate
+        // every request crosses in workerd, which a deployed Worker does not have); the entry URL
+        // stays available with EDGE_MINIFLARE_ENTRY=1.
+        ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] } : {}),
       },
     ],
   }),
 );
-const url = await mf.ready;
+const entry = await mf.ready;
+const url = direct ? await mf.unsafeGetDirectURL("lightedge-edge") : entry;
 process.stdout.write(`${url.origin}\n`);
 const stop = () => void mf.dispose().then(() => process.exit(0));
 process.once("SIGTERM", stop);
