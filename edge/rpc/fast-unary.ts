@@ -141,17 +141,15 @@ async function treeStateBytes(
   return bytes;
 }
 
-let grpcWebOk: Uint8Array | undefined;
-
 /** A unary answer in the request's protocol, as the Connect router writes it. */
 function answer(s: EdgeServices, message: Uint8Array, protocol: WireProtocol): Response {
   const headers: Record<string, string> = { "content-type": contentTypeOf[protocol] };
   let body = message;
   if (protocol === "grpc-web") {
-    grpcWebOk ??= endOfStream("grpc-web");
-    body = new Uint8Array(message.length + 5 + grpcWebOk.length);
+    const ok = endOfStream("grpc-web");
+    body = new Uint8Array(message.length + 5 + ok.length);
     body.set(encodeFrame(message), 0);
-    body.set(grpcWebOk, message.length + 5);
+    body.set(ok, message.length + 5);
   }
   // As dispatch.ts does for the router's GET answers: cacheable for as long as the head is.
   if (protocol === "connect-get")
