@@ -60,6 +60,56 @@ const kinds: Kind[] = [
   },
 ];
 
+/**
+ * The request path's stages by function name (the bundle is one file: names, not paths). Hono's
+ * router and compose are "routing"; its cors() middleware and header setters "CORS"; what is not
+ * named here is "other JS".
+ */
+const STAGES: [string, RegExp][] = [
+  ["idle", /^\(idle\)/],
+  [
+    "routing (Hono)",
+    /^(#?dispatch|match|search|#pushHandlerSets|compose|Context|__name|fetch index|get (req|res)|set res|routeIndex|handler|#addRoute|app\.|getPath|splitPath|getPattern|mergeParams|Hono|HonoRequest|header index|param|c\.|next|\(anonymous\) index\.js:(1[0-9]{3}|[0-9]{3})\b)/,
+  ],
+  ["CORS", /^(cors2?|set index\.js:11\d{3}|corsMiddleware)/],
+  ["size checks (URL, headers)", /^(oversizedRequest|forEach)/],
+  [
+    "protocol detection",
+    /^(detectProtocol|parseContentType\d*|parseDeadlineMs|startDeadline|AbortController|addEventListener|removeEventListener|overRateLimit|clientKeyOf)/,
+  ],
+  [
+    "request body read + decode",
+    /^(readCapped|readRequestBytes|decodeRequestMessage|readRequestMessage|arrayBuffer|assertWireTypes|checkWire|fromBinary|unframe|readMessage|readField|skipField|int64|uint32|int32|tag|varint\w*)/,
+  ],
+  [
+    "head / metadata (isolate caches)",
+    /^(head|meta|get|createRefreshingCache|extentOf|planRange|heightOf|blockSpan|blockInfo|checkHeight|rangeKeys|frameSpan|clampToTip|createChainCheck|run)\b/,
+  ],
+  [
+    "storage call (fetch, response parsing)",
+    /^(fetch|send|httpGet|toStoredObject|partial|contentLength|etagOf|rangeHeader|keyPath|startSealedRead)\b/,
+  ],
+  [
+    "stream setup + piping",
+    /^(pipeTo|pipe|IdentityTransformStream|FixedLengthStream|createResponseSink|Response|streamSegments|writeSealedSegment|getWriter|releaseLock|serveBlockRange)\b/,
+  ],
+  [
+    "end of stream (trailer, close)",
+    /^(endOfStream|write|close|encodeFrame|trailerSerialize|setTrailerStatus|Headers)\b/,
+  ],
+  [
+    "unary answer (encode)",
+    /^(toBinary|serveFastUnary|answer|latestBlock|lightdInfo|writeMessage|writeField|BinaryWriter|create)\b/,
+  ],
+  ["health", /^health\b/],
+  ["runtime (program, GC, tracing)", /^(\(program\)|\(garbage collector\)|set tracing|get tracing)/],
+];
+
+function categoryOf(label: string): string {
+  for (const [name, re] of STAGES) if (re.test(label)) return name;
+  return "other JS";
+}
+
 const store = await spawnStoreServer(storeDir);
 const bundle = bundleArg ?? buildBundle();
 const inspectorPort = await freePort();
@@ -188,54 +238,4 @@ function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
-}
-
-/**
- * The request path's stages by function name (the bundle is one file: names, not paths). Hono's
- * router and compose are "routing"; its cors() middleware and header setters "CORS"; what is not
- * named here is "other JS".
- */
-const STAGES: [string, RegExp][] = [
-  ["idle", /^\(idle\)/],
-  [
-    "routing (Hono)",
-    /^(#?dispatch|match|search|#pushHandlerSets|compose|Context|__name|fetch index|get (req|res)|set res|routeIndex|handler|#addRoute|app\.|getPath|splitPath|getPattern|mergeParams|Hono|HonoRequest|header index|param|c\.|next|\(anonymous\) index\.js:(1[0-9]{3}|[0-9]{3})\b)/,
-  ],
-  ["CORS", /^(cors2?|set index\.js:11\d{3}|corsMiddleware)/],
-  ["size checks (URL, headers)", /^(oversizedRequest|forEach)/],
-  [
-    "protocol detection",
-    /^(detectProtocol|parseContentType\d*|parseDeadlineMs|startDeadline|AbortController|addEventListener|removeEventListener|overRateLimit|clientKeyOf)/,
-  ],
-  [
-    "request body read + decode",
-    /^(readCapped|readRequestBytes|decodeRequestMessage|readRequestMessage|arrayBuffer|assertWireTypes|checkWire|fromBinary|unframe|readMessage|readField|skipField|int64|uint32|int32|tag|varint\w*)/,
-  ],
-  [
-    "head / metadata (isolate caches)",
-    /^(head|meta|get|createRefreshingCache|extentOf|planRange|heightOf|blockSpan|blockInfo|checkHeight|rangeKeys|frameSpan|clampToTip|createChainCheck|run)\b/,
-  ],
-  [
-    "storage call (fetch, response parsing)",
-    /^(fetch|send|httpGet|toStoredObject|partial|contentLength|etagOf|rangeHeader|keyPath|startSealedRead)\b/,
-  ],
-  [
-    "stream setup + piping",
-    /^(pipeTo|pipe|IdentityTransformStream|FixedLengthStream|createResponseSink|Response|streamSegments|writeSealedSegment|getWriter|releaseLock|serveBlockRange)\b/,
-  ],
-  [
-    "end of stream (trailer, close)",
-    /^(endOfStream|write|close|encodeFrame|trailerSerialize|setTrailerStatus|Headers)\b/,
-  ],
-  [
-    "unary answer (encode)",
-    /^(toBinary|serveFastUnary|answer|latestBlock|lightdInfo|writeMessage|writeField|BinaryWriter|create)\b/,
-  ],
-  ["health", /^health\b/],
-  ["runtime (program, GC, tracing)", /^(\(program\)|\(garbage collector\)|set tracing|get tracing)/],
-];
-
-function categoryOf(label: string): string {
-  for (const [name, re] of STAGES) if (re.test(label)) return name;
-  return "other JS";
 }
