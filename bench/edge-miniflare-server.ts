@@ -16,11 +16,20 @@ if (bundleDir === undefined || persist === undefined) {
   process.exit(2);
 }
 const toml = readWranglerToml(readFileSync(new URL("../wrangler.toml", import.meta.url), "utf8"));
+const vars = { ...toml.vars, ...(varsJson ? (JSON.parse(varsJson) as Record<string, string>) : {}) };
+// With STORE_PUBLIC_URL the worker reads a separate store server (Worker-alone mode): no R2 binding,
+// since the binding would win (edge/store/create-object-reader.ts).
+const r2Buckets = vars.STORE_PUBLIC_URL
+  ? {}
+  : Object.fromEntries(toml.r2_buckets.map((b) => [b.binding, { id: b.bucket_name }]));
+const direct = process.env.EDGE_MINIFLARE_ENTRY !== "1";
 const mf = new Miniflare(
   convertV4MiniflareOptions({
     host: "127.0.0.1",
     port: 0,
     logRequests: false,
+    // bench/edge-profile.ts: the V8 inspector of the worker's isolate, for a CPU profile.
+    ...(process.env.EDGE_INSPECTOR_PORT ? { inspectorPort: Number(process.env.EDGE_INSPECTOR_PORT) } : {}),
     // wrangler dev keeps its local state under <persist>/v3 and keys a bucket by its bucket_name.
     resourcePersistencePath: join(persist, "v3"),
     workers: [
@@ -31,13 +40,18 @@ const mf = new Miniflare(
         scriptPath: join(bundleDir, "index.js"),
         compatibilityDate: toml.compatibility_date,
         compatibilityFlags: toml.compatibility_flags,
-        bindings: { ...toml.vars, ...(varsJson ? (JSON.parse(varsJson) as Record<string, string>) : {}) },
-        r2Buckets: Object.fromEntries(toml.r2_buckets.map((b) => [b.binding, { id: b.bucket_name }])),
+        bindings: vars,
+        r2Buckets,
+        // The worker's own socket, without Miniflare's entry worker in front (a second isolate
+        // every request crosses in workerd, which a deployed Worker does not have); the entry URL
+        // stays available with EDGE_MINIFLARE_ENTRY=1.
+        ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] } : {}),
       },
     ],
   }),
 );
-const url = await mf.ready;
+const entry = await mf.ready;
+const url = direct ? await mf.unsafeGetDirectURL("lightedge-edge") : entry;
 process.stdout.write(`${url.origin}\n`);
 const stop = () => void mf.dispose().then(() => process.exit(0));
 process.once("SIGTERM", stop);

@@ -27,6 +27,11 @@ export interface EdgeRuntimeOptions {
   origin?: string;
   originSecret?: string;
   networks?: string;
+  /**
+   * Miniflare only: read the store from this public base URL (STORE_PUBLIC_URL, a separate server
+   * process) instead of the local R2 simulator, so the runtime's CPU is the Worker's own.
+   */
+  storePublicUrl?: string;
 }
 
 export async function startEdgeRuntime(
@@ -78,6 +83,7 @@ function varsJson(o: EdgeRuntimeOptions): string {
   if (o.origin) vars.ORIGIN_URL = o.origin;
   if (o.originSecret) vars.ORIGIN_SECRET = o.originSecret;
   if (o.networks) vars.NETWORKS = o.networks;
+  if (o.storePublicUrl) vars.STORE_PUBLIC_URL = o.storePublicUrl;
   return JSON.stringify(vars);
 }
 

@@ -14,7 +14,9 @@ import type { BenchSettings, Scenario } from "./scenario.ts";
 // slow machine: `--blocks N` (chain length), `--seconds S` (per concurrency level), `--levels
 // 1,16,256` (client counts). `--edge-runtime wrangler|miniflare|both` picks the local runtimes the edge
 // runs under side by side (default: both; --quick: wrangler only, to keep CI short); `edge.*` keys
-// always mean wrangler dev, `edgeMiniflare.*` Miniflare alone (bench/edge-runtimes.ts).
+// always mean wrangler dev, `edgeMiniflare.*` Miniflare alone (bench/edge-runtimes.ts), reading the
+// store from a separate server process (`--edge-store public-url`, default: the Worker's own cost)
+// or the R2 simulator inside its workerd (`--edge-store r2`).
 // `--only soak [--soak-seconds S]`: the 10-minute memory soak, which runs only when named.
 // Exits non-zero only when the harness fails, never on a missed target.
 const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
@@ -43,6 +45,7 @@ const FULL: BenchSettings = {
   calls: 500,
   soakSec: 600,
   edgeRuntimes: ["wrangler", "miniflare"],
+  edgeStore: "public-url",
 };
 
 // Quick: a 3,000-block chain in 100-block ranges; requests capped at the sealed chain.
@@ -55,6 +58,7 @@ const QUICK: BenchSettings = {
   calls: 100,
   soakSec: 600,
   edgeRuntimes: ["wrangler"],
+  edgeStore: "public-url",
 };
 
 const EDGE_RUNTIMES: Record<string, EdgeRuntimeName[]> = {
@@ -69,6 +73,7 @@ function settingsFrom(values: {
   seconds?: string;
   levels?: string;
   "edge-runtime"?: string;
+  "edge-store"?: string;
   "soak-seconds"?: string;
 }) {
   const s = structuredClone(values.quick ? QUICK : FULL);
@@ -77,6 +82,12 @@ function settingsFrom(values: {
     const runtimes = Object.hasOwn(EDGE_RUNTIMES, runtime) ? EDGE_RUNTIMES[runtime] : undefined;
     if (!runtimes) throw new Error(`bad --edge-runtime ${runtime} (wrangler, miniflare or both)`);
     s.edgeRuntimes = runtimes;
+  }
+  const store = values["edge-store"];
+  if (store !== undefined) {
+    if (store !== "public-url" && store !== "r2")
+      throw new Error(`bad --edge-store ${store} (public-url or r2)`);
+    s.edgeStore = store;
   }
   if (values.blocks) s.blocks = Number(values.blocks);
   if (values.seconds) s.levelSec = Number(values.seconds);
@@ -97,6 +108,7 @@ async function main(): Promise<number> {
       seconds: { type: "string" },
       levels: { type: "string" },
       "edge-runtime": { type: "string" },
+      "edge-store": { type: "string" },
       "soak-seconds": { type: "string" },
       // Read by scenarios/scale.ts: payload scale of the generated store (default 0.02) and its height.
       "payload-scale": { type: "string" },
@@ -125,6 +137,7 @@ async function main(): Promise<number> {
   report.machine.chainBlocks = settings.blocks;
   report.machine.levelSec = settings.levelSec;
   report.machine.edgeRuntimes = settings.edgeRuntimes.join("+");
+  report.machine.edgeStore = settings.edgeStore;
   let failed = 0;
   try {
     for (const [name, load] of Object.entries(scenarios)) {

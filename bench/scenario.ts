@@ -19,6 +19,8 @@ export interface BenchSettings {
   soakSec: number;
   /** Local runtimes the edge is measured under, side by side: `edge.*` wrangler, `edgeMiniflare.*`. */
   edgeRuntimes: EdgeRuntimeName[];
+  /** Where Miniflare's edge reads the store (`--edge-store public-url|r2`; lib/fixtures.ts). */
+  edgeStore: "public-url" | "r2";
 }
 
 export interface ScenarioContext {

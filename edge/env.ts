@@ -46,6 +46,6 @@ export interface Env {
   SUBREQUEST_BUDGET?: string;
 
   // ── caching ──
-  /** Seconds the head object is cached in the isolate (≤ 2 keeps GetLatestBlock fresh). */
+  /** Seconds the head object is cached in the isolate (then refreshed in the background for up to as long again). */
   HEAD_CACHE_SECONDS?: string;
 }

@@ -59,6 +59,8 @@ export async function startEdgeFixture(o: {
   networks: string;
   originUrl?: string;
   originSecret?: string;
+  /** Miniflare: the store server's URL (Worker-alone mode) instead of the local R2 simulator. */
+  storePublicUrl?: string;
   log(message: string): void;
 }): Promise<EdgeFixture> {
   const t0 = performance.now();
@@ -66,8 +68,10 @@ export async function startEdgeFixture(o: {
     origin: o.originUrl,
     originSecret: o.originSecret,
     networks: o.networks,
+    storePublicUrl: o.storePublicUrl,
   });
   const startSec = (performance.now() - t0) / 1000;
-  o.log(`edge: ${o.runtime} healthy in ${startSec.toFixed(1)} s at ${rt.url}`);
+  const via = o.storePublicUrl ? ` (store: ${o.storePublicUrl}, Worker alone)` : "";
+  o.log(`edge: ${o.runtime}${via} healthy in ${startSec.toFixed(1)} s at ${rt.url}`);
   return { runtime: o.runtime, url: rt.url, pid: rt.pids()[0]!, startSec, stop: () => rt.stop() };
 }

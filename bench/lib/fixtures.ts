@@ -5,6 +5,7 @@ import { BENCH_ORIGIN_SECRET, startOriginFixture } from "./origin-fixture.ts";
 import type { SpawnedServer } from "./spawn.ts";
 import { spawnStaticServer } from "./static-server.ts";
 import { concatProjection, type StoreScan, scanStore } from "./store-scan.ts";
+import { spawnStoreServer } from "./store-server.ts";
 
 export interface FixtureOptions {
   repoRoot: string;
@@ -15,6 +16,12 @@ export interface FixtureOptions {
   rangeSize: number;
   /** Runtimes the edge is measured under, side by side (`--edge-runtime`). */
   edgeRuntimes: readonly EdgeRuntimeName[];
+  /**
+   * Where Miniflare's edge reads the store: `public-url` (default) — a separate store server
+   * process (lib/store-server.ts) through STORE_PUBLIC_URL, its CPU counted apart, so
+   * `edgeMiniflare.*` is the Worker's own cost; `r2` — the local R2 simulator inside workerd.
+   */
+  edgeStore: "public-url" | "r2";
   log(message: string): void;
 }
 
@@ -64,14 +71,26 @@ export function createFixtures(o: FixtureOptions) {
       }),
     /** The local R2 state every edge runtime reads. */
     edgeState: () => once("edgeState", async () => seedEdgeState({ ...o, scan: await fixtures.scan() })),
+    /** The directory store as a public bucket, its own process (Worker-alone mode). */
+    storeServer: () =>
+      once("storeServer", async () => {
+        const server = await spawnStoreServer((await fixtures.chain()).storeDir);
+        stoppers.push(() => server.stop());
+        o.log(`store server: ${server.url} (pid ${server.pid}, CPU not counted as the edge's)`);
+        return server as SpawnedServer;
+      }),
+    /** Miniflare reads the store server rather than the R2 simulator (see FixtureOptions.edgeStore). */
+    workerAlone: (runtime: EdgeRuntimeName) => runtime === "miniflare" && o.edgeStore === "public-url",
     /** The edge under `runtime` (default wrangler dev, what `lightedge edge` runs). */
     edge: (runtime: EdgeRuntimeName = "wrangler") =>
       once(`edge-${runtime}`, async () => {
         const origin = await fixtures.origin();
+        const alone = fixtures.workerAlone(runtime);
         const e = await startEdgeFixture({
           ...o,
           runtime,
-          persist: await fixtures.edgeState(),
+          persist: alone ? join(o.tmp, "no-r2-state") : await fixtures.edgeState(),
+          storePublicUrl: alone ? (await fixtures.storeServer()).url : undefined,
           networks: (await fixtures.scan()).network,
           originUrl: origin.url,
           originSecret: BENCH_ORIGIN_SECRET,
@@ -87,9 +106,15 @@ export function createFixtures(o: FixtureOptions) {
         stoppers.push(() => server.stop());
         return { server, offsets } as StaticFixture;
       }),
-    /** pids of every server-side process of one edge stack (edge tree, origin, dev node). */
+    /**
+     * pids of every server-side process of one edge stack (edge tree, origin, dev node); in
+     * Worker-alone mode the edge's tree only (Miniflare host + workerd): the store server is the
+     * storage service a deployed Worker does not pay for in CPU, and the origin is idle on sealed
+     * data (asked for its tip once per HEAD_CACHE_SECONDS).
+     */
     async edgeServerPids(runtime: EdgeRuntimeName = "wrangler"): Promise<number[]> {
       const [e, origin, c] = await Promise.all([fixtures.edge(runtime), fixtures.origin(), fixtures.chain()]);
+      if (fixtures.workerAlone(runtime)) return [e.pid];
       return [e.pid, origin.pid, c.devnode.pid];
     },
     async originServerPids(): Promise<number[]> {

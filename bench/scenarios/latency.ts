@@ -9,6 +9,8 @@ import type { Scenario, ScenarioContext } from "../scenario.ts";
 /** Closed-loop clients of the GetTreeState throughput probe (issue 10: ≥ 1,000 req/s at the edge). */
 const TREESTATE_CLIENTS = 16;
 
+const HEALTHZ: LoadRequest = { method: "GET", path: "/healthz", headers: {} };
+
 /**
  * Unary RPCs, one client, `calls` sequential calls each after a warm-up (connection and caches
  * warm, as a wallet's second call sees them): p50/p99 at the edge under each runtime (Connect over
@@ -23,8 +25,13 @@ export const scenario: Scenario = {
     const scan = await ctx.fixtures.scan();
     const calls = unaryCalls(7, scan.firstHeight, scan.sealedTip);
     const tiers = await serverTiers(ctx.fixtures);
-    for (const tier of tiers)
+    for (const tier of tiers) {
+      // The runtime's own floor, in the same run: GET /healthz answers "ok" from the isolate (its
+      // head lookups are cached), so GetLatestBlock's p50 minus this is the RPC's own cost, and
+      // edge.healthz − edgeMiniflare.healthz is wrangler dev's proxy hop.
+      if (tier.name !== "origin") await sequential(ctx, tier, "healthz", [HEALTHZ]);
       for (const [rpc, requests] of Object.entries(calls)) await sequential(ctx, tier, rpc, requests);
+    }
     for (const tier of tiers) await treeStateRps(ctx, tier, calls.getTreeState!);
   },
 };

@@ -146,6 +146,8 @@ async function openOrigins(
   deadline: Deadline,
 ): Promise<Map<number, OpenedOriginSegment>> {
   const opened = new Map<number, OpenedOriginSegment>();
+  // A sealed range (the usual wallet request) opens nothing: no promise machinery per request.
+  if (!segments.some((seg) => seg.kind === "origin")) return opened;
   const origin = s.origin(network);
   const wanted = segments.flatMap((seg, i) => (seg.kind === "origin" ? [[i, seg] as const] : []));
   if (wanted.length > 0 && origin === undefined)

@@ -1,9 +1,10 @@
 import { LightedgeError } from "../../proto/errors.ts";
 import { decodeHead, type HeadObject, headKey } from "../../proto/range/index.ts";
+import { createRefreshingCache } from "../cache/refreshing.ts";
 import type { ObjectReader } from "../store/index.ts";
 import { readAll } from "./read-all.ts";
 
-/** The head object of a network, cached briefly: GetLatestBlock is at most `ttlMs` stale. */
+/** The head object of a network, cached briefly: at most 2 × `ttlMs` (plus one read) stale. */
 export interface HeadSource {
   /** The head, or null when nothing is sealed yet for this network. */
   head(network: string): Promise<HeadObject | null>;
@@ -14,25 +15,22 @@ export function createHeadSource(
   ttlMs: number,
   now: () => number = Date.now,
 ): HeadSource {
-  // In-flight promises are cached too, so a burst of requests costs one read per TTL.
-  const cache = new Map<string, { at: number; value: Promise<HeadObject | null> }>();
   const warned = new Set<string>();
-  return {
-    head(network) {
-      const hit = cache.get(network);
-      if (hit !== undefined && now() - hit.at < ttlMs) return hit.value;
-      const value = readHead(reader, network).then((head) => {
+  // Refreshed in the background once settled (cache/refreshing.ts): a request never waits on the
+  // head's read after the isolate's first, so a cached range needs one storage call before its first byte.
+  const cache = createRefreshingCache(
+    (network) =>
+      readHead(reader, network).then((head) => {
         if (head === null && !warned.has(network)) {
           warned.add(network);
           console.warn(JSON.stringify({ level: "warn", msg: noHeadWarning(network), network }));
         }
         return head;
-      });
-      cache.set(network, { at: now(), value });
-      value.catch(() => cache.delete(network));
-      return value;
-    },
-  };
+      }),
+    ttlMs,
+    now,
+  );
+  return { head: (network) => cache.get(network) };
 }
 
 async function readHead(reader: ObjectReader, network: string): Promise<HeadObject | null> {

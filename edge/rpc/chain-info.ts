@@ -8,6 +8,7 @@ import {
   LightdInfoSchema,
 } from "../../proto/index.ts";
 import { wireHashOf } from "../../proto/range/index.ts";
+import { createRefreshingCache } from "../cache/refreshing.ts";
 import type { EdgeServices } from "../services.ts";
 import { LIGHTWALLET_PROTOCOL_VERSION, staticLightdInfo } from "./lightd-info.ts";
 
@@ -22,12 +23,13 @@ export interface ChainInfo {
 }
 
 export function createChainInfo(s: EdgeServices, now: () => number = Date.now): ChainInfo {
-  const tips = new Map<string, { at: number; value: Promise<BlockID | undefined> }>();
+  // Refreshed in the background (cache/refreshing.ts): inside the TTL, and under steady traffic
+  // after it, GetLatestBlock answers from the isolate with no origin or storage call.
+  const tips = createRefreshingCache((network) => askOrigin(s, network), s.config.headCacheMs, now);
+  const lastTip = new Map<string, Promise<BlockID | undefined>>();
   const originTip = (network: string): Promise<BlockID | undefined> => {
-    const hit = tips.get(network);
-    if (hit !== undefined && now() - hit.at < s.config.headCacheMs) return hit.value;
-    const value = askOrigin(s, network);
-    tips.set(network, { at: now(), value });
+    const value = tips.get(network);
+    lastTip.set(network, value);
     return value;
   };
   return {
@@ -51,7 +53,7 @@ export function createChainInfo(s: EdgeServices, now: () => number = Date.now): 
       const head = await s.heads.head(network);
       const info = staticLightdInfo(s.config, network);
       if (head === null) return info;
-      const tip = await tips.get(network)?.value;
+      const tip = await lastTip.get(network);
       const l = head.lightdInfo;
       return create(LightdInfoSchema, {
         ...info,

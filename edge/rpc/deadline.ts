@@ -63,10 +63,17 @@ export function orDeadline(signal: AbortSignal, err: unknown): unknown {
   return reason instanceof ConnectError && reason.code === Code.DeadlineExceeded ? reason : err;
 }
 
+/**
+ * Signals of calls without a deadline (most wallets send none): nothing aborts them, so waiting on
+ * them costs a listener pair and a promise per await for nothing.
+ */
+const neverFires = new WeakSet<AbortSignal>();
+
 /** Starts the deadline clock for `timeoutMs` (undefined: a signal that never fires). */
 export function startDeadline(rpc: string, timeoutMs: number | undefined): Deadline {
   const controller = new AbortController();
   if (timeoutMs === undefined) {
+    neverFires.add(controller.signal);
     return { signal: controller.signal, remainingMs: () => undefined, dispose: () => {} };
   }
   const at = Date.now() + timeoutMs;
@@ -85,7 +92,7 @@ export function startDeadline(rpc: string, timeoutMs: number | undefined): Deadl
  * the deadline is abandoned (its result ignored) and the call fails with the signal's reason.
  */
 export function beforeDeadline<T>(signal: AbortSignal | undefined, work: Promise<T>): Promise<T> {
-  if (signal === undefined) return work;
+  if (signal === undefined || neverFires.has(signal)) return work;
   if (signal.aborted) {
     work.catch(() => {});
     return Promise.reject(signal.reason);

@@ -10,8 +10,9 @@ import { connectGetToPost, GET_METHODS } from "../wire/connect-get.ts";
 import { viaGrpcWebText } from "../wire/grpc-web-text.ts";
 import type { DetectedProtocol, WireProtocol } from "../wire/protocol.ts";
 import { checkedRouterRequest } from "../wire/request.ts";
-import { createChainInfo } from "./chain-info.ts";
+import { type ChainInfo, createChainInfo } from "./chain-info.ts";
 import { beforeDeadline, type Deadline, timeoutHeaderOf } from "./deadline.ts";
+import { FAST_UNARY, fastUnaryProtocol, serveFastUnary } from "./fast-unary.ts";
 import { MAX_RPC_REQUEST_BYTES, maxRequestBytes } from "./limits.ts";
 import { registerRoutes } from "./router.ts";
 
@@ -42,7 +43,24 @@ export async function dispatchRpc(
     if (method === "GetBlock" || method === "GetBlockNullifiers") {
       return serveGetBlock(s, network, method, req, detected.protocol, deadline);
     }
+    if (FAST_UNARY.has(method) && fastUnaryProtocol(detected.protocol)) {
+      return serveFastUnary(s, chainInfoFor(s), network, method, req, detected.protocol, deadline, (again) =>
+        viaRouter(s, network, method, again, detected, deadline),
+      );
+    }
   }
+  return viaRouter(s, network, method, req, detected, deadline);
+}
+
+/** One call through the Connect router (JSON, node-only RPCs, what the fast paths do not hold). */
+async function viaRouter(
+  s: EdgeServices,
+  network: string,
+  method: string,
+  req: Request,
+  detected: DetectedProtocol,
+  deadline: Deadline,
+): Promise<Response> {
   let routed = req;
   if (detected.protocol === "connect-get") {
     if (!GET_METHODS.has(method))
@@ -123,7 +141,7 @@ function routerFor(s: EdgeServices, network: string): (req: Request, method: str
       connect: true,
       readMaxBytes: MAX_RPC_REQUEST_BYTES,
     });
-    registerRoutes(router, s, createChainInfo(s), network);
+    registerRoutes(router, s, chainInfoFor(s), network);
     const handlers = new Map<string, Handler>(
       router.handlers.map((h) => [h.method.name, createFetchHandler(h)]),
     );
@@ -134,4 +152,16 @@ function routerFor(s: EdgeServices, network: string): (req: Request, method: str
     byNetwork.set(network, route);
   }
   return route;
+}
+
+// One per services object, shared by the router and the fast path so both read one cached tip.
+const chainInfos = new WeakMap<EdgeServices, ChainInfo>();
+
+function chainInfoFor(s: EdgeServices): ChainInfo {
+  let info = chainInfos.get(s);
+  if (info === undefined) {
+    info = createChainInfo(s);
+    chainInfos.set(s, info);
+  }
+  return info;
 }

@@ -50,6 +50,21 @@ function readerFor(s: EdgeServices, network: string): TreeStateReader {
 }
 
 /**
+ * The stored tree state at a sealed height (one cached table lookup plus one ranged read), or
+ * undefined when the height is outside the sealed chain or its range is not backfilled yet.
+ */
+export async function sealedTreeStateAt(
+  s: EdgeServices,
+  network: string,
+  head: HeadObject | null,
+  height: number,
+): Promise<TreeState | undefined> {
+  if (!head?.tip || height > head.tip.height || height < head.firstHeight) return undefined;
+  const view = await readerFor(s, network).at(head.rangeSize, height);
+  return view ? toMessage(view) : undefined;
+}
+
+/**
  * GetTreeState, GetLatestTreeState and GetSubtreeRoots from the stored tree-state objects the
  * origin computed (all three pools; origin/treestate/README.md): a sealed height is one cached table
  * lookup plus one ranged read. A subtree chunk not stored (history before the origin's start, or

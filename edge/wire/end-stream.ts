@@ -22,6 +22,22 @@ export function isFramed(protocol: WireProtocol): boolean {
  * Connect end-stream frame (`{}` or `{"error":…}`). Unary Connect responses have none.
  */
 export function endOfStream(protocol: WireProtocol, error?: ConnectError): Uint8Array {
+  if (error === undefined) {
+    // The success end bytes never change: built once per isolate (a copy each time, since a
+    // written chunk may be transferred by the stream).
+    let ok = okEnd.get(protocol);
+    if (ok === undefined) {
+      ok = buildEndOfStream(protocol);
+      okEnd.set(protocol, ok);
+    }
+    return ok.slice();
+  }
+  return buildEndOfStream(protocol, error);
+}
+
+const okEnd = new Map<WireProtocol, Uint8Array>();
+
+function buildEndOfStream(protocol: WireProtocol, error?: ConnectError): Uint8Array {
   if (protocol === "grpc-web") {
     return encodeFrame(trailerSerialize(setTrailerStatus(new Headers(), error)), FLAG_GRPC_WEB_TRAILER);
   }

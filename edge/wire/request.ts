@@ -18,8 +18,23 @@ export async function readRequestMessage<Desc extends DescMessage>(
   protocol: WireProtocol,
   schema: Desc,
 ): Promise<MessageShape<Desc>> {
-  const bytes =
-    protocol === "connect-get" ? queryMessage(req) : await readCapped(req, MAX_BLOCK_REQUEST_BYTES);
+  return decodeRequestMessage(await readRequestBytes(req, protocol), protocol, schema);
+}
+
+/**
+ * The request's body as sent (the `message` parameter of a Connect GET), capped at
+ * MAX_BLOCK_REQUEST_BYTES: read once, so a fast path can still hand the bytes on to the router.
+ */
+export async function readRequestBytes(req: Request, protocol: WireProtocol): Promise<Uint8Array> {
+  return protocol === "connect-get" ? queryMessage(req) : await readCapped(req, MAX_BLOCK_REQUEST_BYTES);
+}
+
+/** Decodes what readRequestBytes read (unframed first in the framed protocols), wire types checked. */
+export function decodeRequestMessage<Desc extends DescMessage>(
+  bytes: Uint8Array,
+  protocol: WireProtocol,
+  schema: Desc,
+): MessageShape<Desc> {
   const message = protocol === "grpc-web" || protocol === "connect-stream" ? unframe(bytes) : bytes;
   checkWire(schema, message);
   try {

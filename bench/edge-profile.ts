@@ -1,0 +1,241 @@
+// Where a request's time goes in the edge worker under workerd (Worker-alone: the store is a
+// separate server process read through STORE_PUBLIC_URL, as bench/lib/fixtures.ts runs it):
+// a V8 CPU profile of the worker's isolate through Miniflare's inspector, per request kind, plus
+// the Miniflare tree's CPU per request from /proc.
+// Usage: node bench/scale/generate.ts --to 20999 --payload-scale 0.05 --store dir:/tmp/s
+//        node bench/edge-profile.ts /tmp/s [SECONDS] [BUNDLE_DIR]
+
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { encodeFrame } from "../proto/frame.ts";
+import { BlockRangeSchema, ChainSpecSchema } from "../proto/index.ts";
+import { buildBundle } from "./edge-runtimes.ts";
+import { createCpuMeter } from "./lib/proc-cpu.ts";
+import { spawnStoreServer } from "./lib/store-server.ts";
+
+const [storeDir, secondsArg, bundleArg] = process.argv.slice(2);
+if (storeDir === undefined)
+  throw new Error("usage: node bench/edge-profile.ts STORE_DIR [SECONDS] [BUNDLE_DIR]");
+const seconds = Number(secondsArg ?? 3);
+const SERVICE = "/cash.z.wallet.sdk.rpc.CompactTxStreamer";
+
+interface Kind {
+  name: string;
+  init: () => { path: string; init: RequestInit };
+}
+
+let rangeStart = 1000;
+const kinds: Kind[] = [
+  { name: "healthz", init: () => ({ path: "/healthz", init: {} }) },
+  {
+    name: "GetLatestBlock (Connect proto)",
+    init: () => ({
+      path: `${SERVICE}/GetLatestBlock`,
+      init: {
+        method: "POST",
+        headers: { "content-type": "application/proto", "connect-protocol-version": "1" },
+        body: toBinary(ChainSpecSchema, create(ChainSpecSchema)),
+      },
+    }),
+  },
+  {
+    name: "GetBlockRange 100 (gRPC-web)",
+    init: () => {
+      // Walk 100-block windows through ranges 1…19 so metadata is cached after the first pass.
+      rangeStart = rangeStart >= 19_800 ? 1000 : rangeStart + 100;
+      const range = create(BlockRangeSchema, {
+        start: { height: BigInt(rangeStart) },
+        end: { height: BigInt(rangeStart + 99) },
+      });
+      return {
+        path: `${SERVICE}/GetBlockRange`,
+        init: {
+          method: "POST",
+          headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" },
+          body: encodeFrame(toBinary(BlockRangeSchema, range)),
+        },
+      };
+    },
+  },
+];
+
+/**
+ * The request path's stages by function name (the bundle is one file: names, not paths). Hono's
+ * router and compose are "routing"; its cors() middleware and header setters "CORS"; what is not
+ * named here is "other JS".
+ */
+const STAGES: [string, RegExp][] = [
+  ["idle", /^\(idle\)/],
+  [
+    "routing (Hono)",
+    /^(#?dispatch|match|search|#pushHandlerSets|compose|Context|__name|fetch index|get (req|res)|set res|routeIndex|handler|#addRoute|app\.|getPath|splitPath|getPattern|mergeParams|Hono|HonoRequest|header index|param|c\.|next|\(anonymous\) index\.js:(1[0-9]{3}|[0-9]{3})\b)/,
+  ],
+  ["CORS", /^(cors2?|set index\.js:11\d{3}|corsMiddleware)/],
+  ["size checks (URL, headers)", /^(oversizedRequest|forEach)/],
+  [
+    "protocol detection",
+    /^(detectProtocol|parseContentType\d*|parseDeadlineMs|startDeadline|AbortController|addEventListener|removeEventListener|overRateLimit|clientKeyOf)/,
+  ],
+  [
+    "request body read + decode",
+    /^(readCapped|readRequestBytes|decodeRequestMessage|readRequestMessage|arrayBuffer|assertWireTypes|checkWire|fromBinary|unframe|readMessage|readField|skipField|int64|uint32|int32|tag|varint\w*)/,
+  ],
+  [
+    "head / metadata (isolate caches)",
+    /^(head|meta|get|createRefreshingCache|extentOf|planRange|heightOf|blockSpan|blockInfo|checkHeight|rangeKeys|frameSpan|clampToTip|createChainCheck|run)\b/,
+  ],
+  [
+    "storage call (fetch, response parsing)",
+    /^(fetch|send|httpGet|toStoredObject|partial|contentLength|etagOf|rangeHeader|keyPath|startSealedRead)\b/,
+  ],
+  [
+    "stream setup + piping",
+    /^(pipeTo|pipe|IdentityTransformStream|FixedLengthStream|createResponseSink|Response|streamSegments|writeSealedSegment|getWriter|releaseLock|serveBlockRange)\b/,
+  ],
+  [
+    "end of stream (trailer, close)",
+    /^(endOfStream|write|close|encodeFrame|trailerSerialize|setTrailerStatus|Headers)\b/,
+  ],
+  [
+    "unary answer (encode)",
+    /^(toBinary|serveFastUnary|answer|latestBlock|lightdInfo|writeMessage|writeField|BinaryWriter|create)\b/,
+  ],
+  ["health", /^health\b/],
+  ["runtime (program, GC, tracing)", /^(\(program\)|\(garbage collector\)|set tracing|get tracing)/],
+];
+
+function categoryOf(label: string): string {
+  for (const [name, re] of STAGES) if (re.test(label)) return name;
+  return "other JS";
+}
+
+const store = await spawnStoreServer(storeDir);
+const bundle = bundleArg ?? buildBundle();
+const inspectorPort = await freePort();
+const child = spawn(
+  process.execPath,
+  [
+    new URL("./edge-miniflare-server.ts", import.meta.url).pathname,
+    bundle,
+    "/tmp/edge-profile-no-r2",
+    JSON.stringify({ NETWORKS: "mainnet", STORE_PUBLIC_URL: store.url, ORIGIN_URL: "" }),
+  ],
+  {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, EDGE_INSPECTOR_PORT: String(inspectorPort) },
+  },
+);
+const url = await new Promise<string>((resolve) =>
+  child.stdout!.once("data", (d) => resolve(String(d).trim())),
+);
+try {
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as {
+    webSocketDebuggerUrl: string;
+    title?: string;
+  }[];
+  const target = targets.find((t) => t.title?.includes("lightedge")) ?? targets[0]!;
+  const cdp = await connect(target.webSocketDebuggerUrl);
+  await cdp("Profiler.enable");
+  await cdp("Profiler.setSamplingInterval", { interval: 50 });
+  for (const kind of kinds) {
+    for (let i = 0; i < 100; i++) await call(url, kind); // warm: head, metadata, connections
+    const meter = createCpuMeter([child.pid!]);
+    await cdp("Profiler.start");
+    meter.start();
+    const t0 = performance.now();
+    let n = 0;
+    while (performance.now() - t0 < seconds * 1000) {
+      await call(url, kind);
+      n++;
+    }
+    const cpuSec = meter.stop();
+    const { profile } = (await cdp("Profiler.stop")) as { profile: Profile };
+    report(kind.name, n, (performance.now() - t0) / n, (cpuSec * 1000) / n, profile);
+  }
+} finally {
+  child.kill("SIGTERM");
+  await new Promise((r) => child.once("exit", r));
+  await store.stop();
+}
+
+async function call(base: string, kind: Kind): Promise<void> {
+  const { path, init } = kind.init();
+  const res = await fetch(`${base}${path}`, init);
+  await res.arrayBuffer();
+  if (res.status !== 200 || (res.headers.get("grpc-status") ?? "0") !== "0")
+    throw new Error(`${kind.name}: HTTP ${res.status} ${res.headers.get("grpc-message") ?? ""}`);
+}
+
+interface Profile {
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time per function (µs per request), the top entries, and the isolate's share of the wall time. */
+function report(name: string, requests: number, wallMsPerReq: number, cpuMsPerReq: number, p: Profile) {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  let total = 0;
+  p.samples.forEach((id, i) => {
+    const f = byId.get(id)!.callFrame;
+    const dt = p.timeDeltas[i] ?? 0;
+    const label =
+      `${f.functionName || "(anonymous)"} ${f.url ? `${f.url.split("/").pop()}:${f.lineNumber + 1}` : ""}`.trim();
+    self.set(label, (self.get(label) ?? 0) + dt);
+    total += dt;
+  });
+  const idle = self.get("(idle)") ?? 0;
+  process.stdout.write(
+    `\n## ${name}: ${requests} requests, wall ${wallMsPerReq.toFixed(3)} ms/req, Miniflare tree CPU ${cpuMsPerReq.toFixed(3)} ms/req, isolate busy ${((total - idle) / requests).toFixed(0)} µs/req\n`,
+  );
+  const byCategory = new Map<string, number>();
+  for (const [label, us] of self) {
+    const c = categoryOf(label);
+    byCategory.set(c, (byCategory.get(c) ?? 0) + us);
+  }
+  process.stdout.write("  by stage (µs per request, sampled self time):\n");
+  for (const [c, us] of [...byCategory].filter(([c]) => c !== "idle").sort((a, b) => b[1] - a[1]))
+    process.stdout.write(`    ${(us / requests).toFixed(1).padStart(8)} µs  ${c}\n`);
+  const top = [...self]
+    .filter(([k]) => k !== "(idle)")
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 25);
+  for (const [label, us] of top)
+    process.stdout.write(`  ${(us / requests).toFixed(1).padStart(8)} µs  ${label}\n`);
+}
+
+/** A minimal CDP client over Node's WebSocket. */
+async function connect(wsUrl: string) {
+  const ws = new WebSocket(wsUrl);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  let id = 0;
+  const pending = new Map<number, (v: unknown) => void>();
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(String(e.data)) as { id?: number; result?: unknown; error?: unknown };
+    if (msg.id !== undefined) pending.get(msg.id)?.(msg.error ? Promise.reject(msg.error) : msg.result);
+  };
+  return (method: string, params: Record<string, unknown> = {}) =>
+    new Promise<unknown>((resolve) => {
+      const n = ++id;
+      pending.set(n, resolve);
+      ws.send(JSON.stringify({ id: n, method, params }));
+    });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
