@@ -36,7 +36,6 @@ export function parseNodeInfo(getinfo: unknown, chainInfo: unknown, genesisHash?
     bestBlockHash: hash(m, ci.bestblockhash, "bestblockhash"),
     estimatedHeight,
     upgrades,
-    nextUpgrade: upgrades.find((u) => u.status === "pending"),
     saplingActivationHeight: upgrades.find((u) => u.branchId === saplingBranchId)?.activationHeight ?? 0,
     consensus: {
       chaintip: String(consensus.chaintip ?? "00000000"),

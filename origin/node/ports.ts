@@ -75,8 +75,6 @@ export interface NodeInfo {
   bestBlockHash: string;
   estimatedHeight: number;
   upgrades: NetworkUpgrade[];
-  /** The first upgrade whose status is pending, if any. */
-  nextUpgrade?: NetworkUpgrade;
   saplingActivationHeight: number;
   /** consensus.chaintip / consensus.nextblock branch ids (8 hex digits). */
   consensus: { chaintip: string; nextblock: string };
