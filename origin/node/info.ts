@@ -1,5 +1,6 @@
+import { CHAIN_NAMES } from "../../proto/networks.ts";
 import { NodeRpcError } from "./errors.ts";
-import { CHAIN_NAMES, identifyNetwork } from "./network.ts";
+import { identifyNetwork } from "./network.ts";
 import { hash, int, obj, optInt, str } from "./parse.ts";
 import type { NetworkUpgrade, NodeInfo } from "./ports.ts";
 
