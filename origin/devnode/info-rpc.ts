@@ -47,6 +47,7 @@ export function getInfo(state: NodeState): Record<string, unknown> {
     paytxfee: 0.0,
     relayfee: 1e-6,
     errors: "no errors",
-    errorstimestamp: new Date().toISOString(),
+    // Unix seconds, an integer, as zebrad sends it (test/zebrad/README.md).
+    errorstimestamp: Math.floor(Date.now() / 1000),
   };
 }
