@@ -29,7 +29,7 @@ export function createLightdInfo(s: Serve) {
   const cache = createTtlCache<"info", NodeInfo>({ ttlMs: s.ttlMs, maxEntries: 1 });
   const build = s.options.build ?? {};
   return async (ctx: HandlerContext): Promise<LightdInfo> => {
-    const info = await cache.get("info", () => s.callNode(ctx, "getinfo", () => s.node.info()));
+    const info = await cache.get("info", () => s.callNode(ctx, "getinfo", (signal) => s.node.info(signal)));
     refuseWhileHalted(s.chain, "GetLightdInfo");
     const tip = s.chain.tip();
     return create(LightdInfoSchema, {

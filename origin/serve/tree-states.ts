@@ -26,7 +26,8 @@ export function createTreeStates(s: Serve) {
     // it covers but has not hashed yet); the node only for heights it does not compute.
     const stored = typeof key === "number" ? await s.options.treeStates?.treeState(key) : undefined;
     if (stored) return create(TreeStateSchema, { ...stored, height: BigInt(stored.height) });
-    const load = (k: number | string) => s.callNode(ctx, "z_gettreestate", () => s.node.treeState(k));
+    const load = (k: number | string) =>
+      s.callNode(ctx, "z_gettreestate", (signal) => s.node.treeState(k, signal));
     const state = await load(key);
     return create(TreeStateSchema, {
       network: CHAIN_NAMES[s.options.network],
