@@ -104,7 +104,7 @@ describe("npm start", () => {
       expect([...tree.values()]).toContain("workerd");
       // SIGINT to the lightedge process alone (a terminal's Ctrl-C reaches the whole group; a
       // supervisor signals one process): its shutdown must take wrangler and workerd down with it.
-      const lightedge = [...tree.keys()].find((pid) => /main\.ts\0start/.test(cmdline(pid)));
+      const lightedge = [...tree.keys()].find((pid) => /(main\.ts|lightedge\.js)\0start/.test(cmdline(pid)));
       expect(lightedge).toBeDefined();
       process.kill(lightedge!, "SIGINT");
       expect(await Promise.race([exited, sleep(20_000).then(() => "still running")])).toBe(0);
