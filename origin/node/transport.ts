@@ -96,6 +96,7 @@ function exchange(
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
           resolve({
             status: res.statusCode ?? 0,
             body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks),
@@ -113,8 +114,12 @@ function exchange(
         }),
       );
     }, timeoutMs);
+    // Settles even when the abort lands mid-body (the socket's end is then not always an error).
+    const onAbort = () => fail(signal!.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
     function fail(err: unknown): void {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
       if (signal?.aborted) {
         reject(signal.reason);
         return;
