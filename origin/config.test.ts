@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "./cli/command.ts";
 import { loadOriginConfig } from "./config.ts";
@@ -65,5 +68,26 @@ describe("origin configuration", () => {
     expect(config.secrets).toEqual(["old", "new"]);
     expect(config.listen).toEqual({ host: "::1", port: 0 });
     expect(config.admin).toBeUndefined();
+  });
+
+  it("merges --secret-file (or LIGHTEDGE_SECRET_FILE) with --secret and LIGHTEDGE_SECRETS", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lightedge-config-"));
+    try {
+      const file = join(dir, "secrets");
+      writeFileSync(file, "# rotation: new first\nfile-new\n\nfile-old\n", { mode: 0o600 });
+      const flags = loadOriginConfig([...base, "--secret", "flag", "--secret-file", file], {});
+      expect(flags.secrets).toEqual(["flag", "file-new", "file-old"]);
+      const env = loadOriginConfig(base, { LIGHTEDGE_SECRETS: "env", LIGHTEDGE_SECRET_FILE: file });
+      expect(env.secrets).toEqual(["env", "file-new", "file-old"]);
+      expect(loadOriginConfig([...base, "--secret-file", file], {}).secrets).toEqual([
+        "file-new",
+        "file-old",
+      ]);
+      chmodSync(file, 0o644);
+      expect(() => loadOriginConfig([...base, "--secret-file", file], {})).toThrow(/readable by others/);
+      expect(() => loadOriginConfig([...base, "--secret-file", join(dir, "none")], {})).toThrow(UsageError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { UsageError } from "./cli/command.ts";
+import { readSecretFile } from "./cli/secret-file.ts";
 
 /**
  * Origin configuration, read once from flags and environment into a frozen object. Shared by
@@ -71,6 +72,7 @@ const options = {
   "tls-cert": { type: "string" },
   "tls-key": { type: "string" },
   secret: { type: "string", multiple: true },
+  "secret-file": { type: "string" },
   ping: { type: "boolean" },
   progress: { type: "string" },
   "log-level": { type: "string" },
@@ -106,6 +108,7 @@ export const serverConfigHelp = `server (origin only):
   --tls-cert FILE         PEM certificate (with --tls-key)   LIGHTEDGE_TLS_CERT
   --tls-key FILE          PEM private key                    LIGHTEDGE_TLS_KEY
   --secret S              edge shared secret (repeatable)    LIGHTEDGE_SECRETS (comma-separated)
+  --secret-file FILE      secrets, one a line (mode 0600)    LIGHTEDGE_SECRET_FILE
   --ping                  enable the Ping RPC                LIGHTEDGE_PING=1`;
 
 type Env = Record<string, string | undefined>;
@@ -166,7 +169,7 @@ export function loadOriginConfig(argv: string[], env: Env = process.env): Readon
     admin: parseAdmin(pick("admin", "LIGHTEDGE_ADMIN") ?? "127.0.0.1:9464"),
     listen: parseHostPort(pick("listen", "LIGHTEDGE_LISTEN") ?? "127.0.0.1:9067", "--listen"),
     tls: parseTls(pick("tls-cert", "LIGHTEDGE_TLS_CERT"), pick("tls-key", "LIGHTEDGE_TLS_KEY")),
-    secrets: parseSecrets(values.secret, env.LIGHTEDGE_SECRETS),
+    secrets: parseSecrets(values.secret, env.LIGHTEDGE_SECRETS, pick("secret-file", "LIGHTEDGE_SECRET_FILE")),
     ping: values.ping === true || env.LIGHTEDGE_PING === "1" || env.LIGHTEDGE_PING === "true",
     progress: parseProgress(pick("progress", "LIGHTEDGE_PROGRESS") ?? "auto"),
     logLevel: pick("log-level", "LIGHTEDGE_LOG_LEVEL") ?? "info",
@@ -240,9 +243,15 @@ function parseTls(
   }
 }
 
-function parseSecrets(flags: unknown, env: string | undefined): string[] {
+/**
+ * The edge's shared secrets: `--secret` flags (else LIGHTEDGE_SECRETS) together with those of
+ * `--secret-file` (else LIGHTEDGE_SECRET_FILE) — the file keeps them off command lines, which
+ * anyone on the host can read in /proc/PID/cmdline.
+ */
+function parseSecrets(flags: unknown, env: string | undefined, file: string | undefined): string[] {
   const list = Array.isArray(flags) ? (flags as string[]) : (env?.split(",") ?? []);
-  return list.map((s) => s.trim()).filter((s) => s.length > 0);
+  const given = list.map((s) => s.trim()).filter((s) => s.length > 0);
+  return [...new Set([...given, ...(file === undefined ? [] : readSecretFile(file))])];
 }
 
 function parseProgress(text: string): "auto" | "on" | "off" {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chainDir, corpusIndex, hasChain, readChainHex } from "../../test/support/chain.ts";
+import { chainDir, corpusIndex, hasChain, readChainFile, readChainHex } from "../../test/support/chain.ts";
 import { displayHex, parseBlock, parseTransaction } from "../chain/index.ts";
 import { createNodeClient } from "../node/index.ts";
 import { createDevNode, type DevNode } from "./index.ts";
@@ -113,6 +113,42 @@ describe("synthetic dev chain", () => {
     parseTransaction(raw).sapling.outputs[0]!.cmu[31] = 0xff; // a view into `raw`
     expect((await call("sendrawtransaction", [Buffer.from(raw).toString("hex")])).error?.code).toBe(-26);
     expect((await call("sendrawtransaction", ["zz"])).error?.code).toBe(-22);
+  });
+
+  it("answers getinfo and getblock 2 in zebrad 7.0.0's shapes (test/zebrad/README.md)", async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC results, checked field by field below
+    type Json = any;
+    const call = async (method: string, params: unknown[]): Promise<Json> => {
+      const res = await fetch(node.url, { method: "POST", body: JSON.stringify({ method, params }) });
+      return ((await res.json()) as { result: Json }).result;
+    };
+    const info = await call("getinfo", []);
+    expect(Number.isSafeInteger(info.errorstimestamp)).toBe(true);
+    // The zebra-rpc snapshot of getblock verbosity 2: these fields, in this order, are zebrad's.
+    const snapshot = JSON.parse(
+      readChainFile(
+        "rpc/zebra-rpc-snapshots/get_block_verbose_height_verbosity_2@mainnet_10.json",
+      ).toString(),
+    );
+    const zebradTxFields = Object.keys(snapshot.tx[0]);
+    const v1 = await call("getblock", ["120", 1]);
+    const v2 = await call("getblock", ["120", 2]);
+    const raw = parseBlock(Buffer.from(await call("getblock", ["120", 0]), "hex"));
+    expect({ ...v2, tx: undefined }).toEqual({ ...v1, tx: undefined });
+    expect(v2.tx.map((t: { txid: string }) => t.txid)).toEqual(v1.tx);
+    expect(v2.tx.length).toBeGreaterThan(1);
+    for (const [i, t] of v2.tx.entries()) {
+      const fields = Object.keys(t);
+      expect(fields).toEqual(zebradTxFields.filter((f) => fields.includes(f)));
+      expect(t).toMatchObject({
+        in_active_chain: true,
+        hex: Buffer.from(raw.txs[i]!.raw).toString("hex"),
+        height: 120,
+        confirmations: v1.confirmations,
+        version: raw.txs[i]!.version,
+        blockhash: v1.hash,
+      });
+    }
   });
 });
 

@@ -1,8 +1,6 @@
+import { CHAIN_NAMES } from "../../proto/networks.ts";
 import type { NodeState } from "./node-state.ts";
-import type { Network } from "./types.ts";
 import { activationHeight, eraAt, UPGRADES } from "./upgrades.ts";
-
-const chainName: Record<Network, string> = { mainnet: "main", testnet: "test", regtest: "regtest" };
 
 function branchAt(state: NodeState, height: number): string {
   return eraAt(state.chain.network, state.chain.synthetic, height).branchId.toString(16).padStart(8, "0");
@@ -17,7 +15,7 @@ export function getBlockchainInfo(state: NodeState): Record<string, unknown> {
     up[u.id] = { name: u.name, activationheight: h, status: tip >= h ? "active" : "pending" };
   }
   return {
-    chain: chainName[chain.network],
+    chain: CHAIN_NAMES[chain.network],
     blocks: tip,
     headers: tip,
     difficulty: 1.0,
@@ -49,6 +47,7 @@ export function getInfo(state: NodeState): Record<string, unknown> {
     paytxfee: 0.0,
     relayfee: 1e-6,
     errors: "no errors",
-    errorstimestamp: new Date().toISOString(),
+    // Unix seconds, an integer, as zebrad sends it (test/zebrad/README.md).
+    errorstimestamp: Math.floor(Date.now() / 1000),
   };
 }

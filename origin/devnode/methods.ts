@@ -28,7 +28,7 @@ export const methods: Record<string, Method> = {
     const b = s.blocks.get(s.chain, resolveBlock(s.chain, tip, id));
     rememberTxids(s, b.height, b.txids);
     if (verbosity === 0) return new RenderedJson(b.hexJson);
-    if (verbosity === 1 || verbosity === 2) return verboseBlock(s.chain, tip, b);
+    if (verbosity === 1 || verbosity === 2) return verboseBlock(s.chain, tip, b, verbosity);
     throw faults.invalidParams("invalid verbosity");
   },
   z_gettreestate: (s, [id]) => treeState(s, id),

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { LightedgeError } from "../../proto/errors.ts";
+import { CHAIN_NAMES } from "../../proto/networks.ts";
 import {
   createTreeStateReader,
   legacyTreeSize,
@@ -30,8 +31,6 @@ import { createNodeCheck } from "../treestate/node-check.ts";
 import { seedLedger } from "../treestate/seed-ledger.ts";
 import { resolveTreeStart, type TreeStartSource, treeActivations } from "../treestate/tree-start.ts";
 import { producerBlocksFrom } from "../treestate/view-blocks.ts";
-
-export const CHAIN_NAMES = { mainnet: "main", testnet: "test", regtest: "regtest" } as const;
 
 export interface TreeStateWiringOptions {
   store: BlobStore;

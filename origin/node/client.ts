@@ -31,25 +31,28 @@ export function createNodeClient(config: NodeClientConfig): NodeClient {
   const transport = createHttpTransport(c);
   const rpc = createRpcCaller(transport, c);
 
-  async function info(): Promise<NodeInfo> {
+  async function info(signal?: AbortSignal): Promise<NodeInfo> {
     // The genesis hash is asked for on every call (not cached): a node swapped for one on another
     // chain behind the same URL must be noticed. A separate call, so a node without height 0
     // (the dev node replaying a corpus run) still answers the batch.
     const [[gi, ci], genesis] = await Promise.all([
-      rpc.batch<unknown>([
-        { method: "getinfo", params: [] },
-        { method: "getblockchaininfo", params: [] },
-      ]),
-      genesisHash(),
+      rpc.batch<unknown>(
+        [
+          { method: "getinfo", params: [] },
+          { method: "getblockchaininfo", params: [] },
+        ],
+        signal,
+      ),
+      genesisHash(signal),
     ]);
     const parsed = parseNodeInfo(gi, ci, genesis);
     checkNetwork(parsed, c.network);
     return parsed;
   }
 
-  async function genesisHash(): Promise<string | undefined> {
+  async function genesisHash(signal?: AbortSignal): Promise<string | undefined> {
     try {
-      return hash("getblockhash", await aboveTipOnBadHeight(rpc, "getblockhash", [0]), "result");
+      return hash("getblockhash", await aboveTipOnBadHeight(rpc, "getblockhash", [0], signal), "result");
     } catch (err) {
       if (err instanceof NodeRpcError && err.kind === "above-tip") return undefined;
       throw err;
@@ -77,26 +80,30 @@ export function createNodeClient(config: NodeClientConfig): NodeClient {
     },
     block: (displayHash) => fetchBlock(rpc, displayHash),
     blocks: (from, to) => fetchBlocks(rpc, from, to, c.batchSize),
-    async rawTransaction(displayTxid) {
-      const r = obj("getrawtransaction", await rpc.call("getrawtransaction", [displayTxid, 1]), "result");
+    async rawTransaction(displayTxid, signal) {
+      const r = obj(
+        "getrawtransaction",
+        await rpc.call("getrawtransaction", [displayTxid, 1], signal),
+        "result",
+      );
       const height =
         r.height === undefined || r.height === null
           ? undefined
           : int("getrawtransaction", r.height, "height");
       return { raw: hexBytes("getrawtransaction", r.hex, "hex"), height };
     },
-    sendRawTransaction: (raw) => send(rpc, raw),
-    async rawMempool() {
-      return arr("getrawmempool", await rpc.call("getrawmempool", []), "result").map((t) =>
+    sendRawTransaction: (raw, signal) => send(rpc, raw, signal),
+    async rawMempool(signal) {
+      return arr("getrawmempool", await rpc.call("getrawmempool", [], signal), "result").map((t) =>
         hash("getrawmempool", t, "txid"),
       );
     },
-    async treeState(heightOrHash) {
-      return parseTreeState(await rpc.call("z_gettreestate", [String(heightOrHash)]));
+    async treeState(heightOrHash, signal) {
+      return parseTreeState(await rpc.call("z_gettreestate", [String(heightOrHash)], signal));
     },
-    async subtrees(pool, start, limit) {
+    async subtrees(pool, start, limit, signal) {
       const params: unknown[] = limit === undefined ? [pool, start] : [pool, start, limit];
-      return parseSubtrees(pool, await rpc.call("z_getsubtreesbyindex", params));
+      return parseSubtrees(pool, await rpc.call("z_getsubtreesbyindex", params, signal));
     },
     close: () => transport.close(),
   };
@@ -106,9 +113,14 @@ export function createNodeClient(config: NodeClientConfig): NodeClient {
  * getblockhash past the tip: zebrad 7.0.0 answers −1 "Provided index is greater than the current
  * tip" (older zebrad and the dev node −32602, same message), zcashd −8 (mapped to above-tip).
  */
-async function aboveTipOnBadHeight(rpc: RpcCaller, method: string, params: unknown[]): Promise<unknown> {
+async function aboveTipOnBadHeight(
+  rpc: RpcCaller,
+  method: string,
+  params: unknown[],
+  signal?: AbortSignal,
+): Promise<unknown> {
   try {
-    return await rpc.call(method, params);
+    return await rpc.call(method, params, signal);
   } catch (err) {
     if (
       err instanceof NodeRpcError &&
@@ -120,9 +132,9 @@ async function aboveTipOnBadHeight(rpc: RpcCaller, method: string, params: unkno
   }
 }
 
-async function send(rpc: RpcCaller, raw: Uint8Array): Promise<SendResult> {
+async function send(rpc: RpcCaller, raw: Uint8Array, signal?: AbortSignal): Promise<SendResult> {
   try {
-    const txid = await rpc.call("sendrawtransaction", [Buffer.from(raw).toString("hex")]);
+    const txid = await rpc.call("sendrawtransaction", [Buffer.from(raw).toString("hex")], signal);
     return { txid: hash("sendrawtransaction", txid, "result") };
   } catch (err) {
     // A node verdict on the tx is an answer (SendResponse.errorCode/errorMessage), not a failure.

@@ -1,5 +1,6 @@
+import { CHAIN_NAMES } from "../../proto/networks.ts";
 import { NodeRpcError } from "./errors.ts";
-import { CHAIN_NAMES, identifyNetwork } from "./network.ts";
+import { identifyNetwork } from "./network.ts";
 import { hash, int, obj, optInt, str } from "./parse.ts";
 import type { NetworkUpgrade, NodeInfo } from "./ports.ts";
 
@@ -36,7 +37,6 @@ export function parseNodeInfo(getinfo: unknown, chainInfo: unknown, genesisHash?
     bestBlockHash: hash(m, ci.bestblockhash, "bestblockhash"),
     estimatedHeight,
     upgrades,
-    nextUpgrade: upgrades.find((u) => u.status === "pending"),
     saplingActivationHeight: upgrades.find((u) => u.branchId === saplingBranchId)?.activationHeight ?? 0,
     consensus: {
       chaintip: String(consensus.chaintip ?? "00000000"),

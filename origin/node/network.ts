@@ -1,7 +1,7 @@
+import type { NetworkName } from "../../proto/networks.ts";
 import { NodeRpcError } from "./errors.ts";
 
-/** lightedge's network names. */
-export type NetworkName = "mainnet" | "testnet" | "regtest";
+export type { NetworkName };
 
 /**
  * Genesis block hashes (display order, `getblockhash 0`). Each was checked against the raw genesis
@@ -13,16 +13,6 @@ export const GENESIS_HASHES: Readonly<Record<NetworkName, string>> = Object.free
   mainnet: "00040fe8ec8471911baa1db1266ea15dd06b4a8a5c453883c000b031973dce08",
   testnet: "05a60a92d99d85997cce3b87616c089f6124d7342af37106edc76126334a2c38",
   regtest: "029f11d80ef9765602235e1bc9727e3eb6ba20839319f761fee920d63401e327",
-});
-
-/**
- * The chain names lightedge reports (`GetLightdInfo.chainName`, `TreeState.network`): zcashd's
- * names for what the chain *is*, so a zebrad on Regtest (which calls itself "test") is "regtest".
- */
-export const CHAIN_NAMES: Readonly<Record<NetworkName, string>> = Object.freeze({
-  mainnet: "main",
-  testnet: "test",
-  regtest: "regtest",
 });
 
 /** What identifies a node's chain. */

@@ -75,8 +75,6 @@ export interface NodeInfo {
   bestBlockHash: string;
   estimatedHeight: number;
   upgrades: NetworkUpgrade[];
-  /** The first upgrade whose status is pending, if any. */
-  nextUpgrade?: NetworkUpgrade;
   saplingActivationHeight: number;
   /** consensus.chaintip / consensus.nextblock branch ids (8 hex digits). */
   consensus: { chaintip: string; nextblock: string };
@@ -87,8 +85,13 @@ export interface NodeInfo {
   initialSync: boolean;
 }
 
+/**
+ * `signal` (the methods serving uses): the caller's deadline or disconnect. When it fires, the
+ * HTTP request to the node is aborted and no retry or backoff follows; the call rejects with the
+ * signal's reason.
+ */
 export interface NodeInfoSource {
-  info(): Promise<NodeInfo>;
+  info(signal?: AbortSignal): Promise<NodeInfo>;
 }
 
 /** getrawtransaction: the bytes, and the height (absent = mempool; -1 = known but off the main chain). */
@@ -102,11 +105,11 @@ export type SendResult = { txid: string } | { rejected: { code: number; message:
 
 export interface TransactionGateway {
   /** not-found when the node does not know the txid. */
-  rawTransaction(displayTxid: string): Promise<RawTransactionResult>;
+  rawTransaction(displayTxid: string, signal?: AbortSignal): Promise<RawTransactionResult>;
   /** Node rejections come back as values, not thrown (protocol.md: SendResponse carries them). */
-  sendRawTransaction(raw: Uint8Array): Promise<SendResult>;
+  sendRawTransaction(raw: Uint8Array, signal?: AbortSignal): Promise<SendResult>;
   /** Display txids currently in the mempool. */
-  rawMempool(): Promise<string[]>;
+  rawMempool(signal?: AbortSignal): Promise<string[]>;
 }
 
 export interface AddressTxidsQuery {
@@ -137,9 +140,9 @@ export interface AddressUtxosQuery {
 }
 
 export interface AddressIndex {
-  addressTxids(query: AddressTxidsQuery): Promise<string[]>;
-  addressBalance(addresses: string[]): Promise<AddressBalance>;
-  addressUtxos(query: AddressUtxosQuery): Promise<AddressUtxo[]>;
+  addressTxids(query: AddressTxidsQuery, signal?: AbortSignal): Promise<string[]>;
+  addressBalance(addresses: string[], signal?: AbortSignal): Promise<AddressBalance>;
+  addressUtxos(query: AddressUtxosQuery, signal?: AbortSignal): Promise<AddressUtxo[]>;
 }
 
 /** One pool's part of z_gettreestate: `{}` when the pool has no tree yet. */
@@ -169,8 +172,8 @@ export interface Subtrees {
 
 export interface TreeStateSource {
   /** By height or display hash. */
-  treeState(heightOrHash: number | string): Promise<TreeState>;
-  subtrees(pool: ShieldedPool, start: number, limit?: number): Promise<Subtrees>;
+  treeState(heightOrHash: number | string, signal?: AbortSignal): Promise<TreeState>;
+  subtrees(pool: ShieldedPool, start: number, limit?: number, signal?: AbortSignal): Promise<Subtrees>;
 }
 
 /** Everything the JSON-RPC client offers. */

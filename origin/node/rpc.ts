@@ -10,9 +10,10 @@ export interface RpcCall {
 
 /** Calls the node: single calls and batches, with retries of transient failures. */
 export interface RpcCaller {
-  call<T>(method: string, params: unknown[]): Promise<T>;
+  /** `signal` aborts the request in flight and stops retries (rejects with its reason). */
+  call<T>(method: string, params: unknown[], signal?: AbortSignal): Promise<T>;
   /** Results in call order; the first failing call's error is thrown for the whole batch. */
-  batch<T>(calls: RpcCall[]): Promise<T[]>;
+  batch<T>(calls: RpcCall[], signal?: AbortSignal): Promise<T[]>;
 }
 
 export interface RpcOptions {
@@ -32,7 +33,7 @@ export function createRpcCaller(transport: HttpTransport, options: RpcOptions): 
   let nextId = 1;
   let batchAllowed = options.batch;
 
-  async function once<T>(calls: RpcCall[], single: boolean): Promise<T[]> {
+  async function once<T>(calls: RpcCall[], single: boolean, signal?: AbortSignal): Promise<T[]> {
     const first = calls[0].method;
     const ids = calls.map(() => nextId++);
     const body = single
@@ -40,7 +41,7 @@ export function createRpcCaller(transport: HttpTransport, options: RpcOptions): 
       : JSON.stringify(
           calls.map((c, i) => ({ jsonrpc: "2.0", id: ids[i], method: c.method, params: c.params })),
         );
-    const answer = await transport.post(body, first);
+    const answer = await transport.post(body, first, signal);
     const parsed = parseRpcBody(answer.body);
     // zcashd answers RPC errors with HTTP 500 and a JSON-RPC error body: the body wins when it parses.
     if (answer.status !== 200 && !isRpcShaped(parsed)) throw httpStatusError(first, answer.status);
@@ -51,39 +52,42 @@ export function createRpcCaller(transport: HttpTransport, options: RpcOptions): 
     return byId.map((a, i) => resultOf<T>(a, calls[i].method));
   }
 
-  async function withRetries<T>(calls: RpcCall[], single: boolean): Promise<T[]> {
+  async function withRetries<T>(calls: RpcCall[], single: boolean, signal?: AbortSignal): Promise<T[]> {
     for (let attempt = 0; ; attempt++) {
+      // The caller's deadline bounds the retries too: none is started once it has passed.
+      signal?.throwIfAborted();
       try {
-        return await once<T>(calls, single);
+        return await once<T>(calls, single, signal);
       } catch (err) {
+        signal?.throwIfAborted();
         if (err instanceof NodeRpcError && err.failure === "auth" && attempt === 0) {
           await transport.refreshAuth();
           continue;
         }
         if (!(err instanceof NodeRpcError) || !err.transient || attempt >= options.retries) throw err;
         // Exponential backoff with jitter so parallel fetchers do not retry in lockstep.
-        await sleep(options.backoffMs * 2 ** attempt * (0.5 + Math.random() / 2));
+        await sleep(options.backoffMs * 2 ** attempt * (0.5 + Math.random() / 2), signal);
       }
     }
   }
 
-  async function batch<T>(calls: RpcCall[]): Promise<T[]> {
+  async function batch<T>(calls: RpcCall[], signal?: AbortSignal): Promise<T[]> {
     if (calls.length === 0) return [];
     if (calls.length === 1 || !batchAllowed) {
-      return Promise.all(calls.map(async (c) => (await withRetries<T>([c], true))[0]));
+      return Promise.all(calls.map(async (c) => (await withRetries<T>([c], true, signal))[0]));
     }
     try {
-      return await withRetries<T>(calls, false);
+      return await withRetries<T>(calls, false, signal);
     } catch (err) {
       if (!(err instanceof NodeRpcError) || !refusesBatches(err)) throw err;
       batchAllowed = false;
-      return batch<T>(calls);
+      return batch<T>(calls, signal);
     }
   }
 
   return {
-    call: async <T>(method: string, params: unknown[]) =>
-      (await withRetries<T>([{ method, params }], true))[0],
+    call: async <T>(method: string, params: unknown[], signal?: AbortSignal) =>
+      (await withRetries<T>([{ method, params }], true, signal))[0],
     batch,
   };
 }
@@ -137,6 +141,17 @@ export function badResponse(method: string, what: string): NodeRpcError {
   });
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+/** A backoff sleep that ends early, rejecting with the signal's reason, when the signal fires. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

@@ -12,7 +12,8 @@ export interface HttpAnswer {
 
 /** POSTs JSON-RPC bodies to the node over keep-alive connections, at most `maxInFlight` at once. */
 export interface HttpTransport {
-  post(body: string, method: string): Promise<HttpAnswer>;
+  /** `signal` aborts the exchange (or the wait for a connection slot) with the signal's reason. */
+  post(body: string, method: string, signal?: AbortSignal): Promise<HttpAnswer>;
   /** Re-reads the cookie file (after a 401: the node may have restarted and rotated it). */
   refreshAuth(): Promise<void>;
   close(): void;
@@ -40,11 +41,11 @@ export function createHttpTransport(options: TransportOptions): HttpTransport {
     }
   }
 
-  async function post(body: string, method: string): Promise<HttpAnswer> {
+  async function post(body: string, method: string, signal?: AbortSignal): Promise<HttpAnswer> {
     if (authHeader === undefined && options.auth && "cookieFile" in options.auth) await refreshAuth();
-    await gate.enter();
+    await gate.enter(signal);
     try {
-      return await exchange(lib, agent, url, body, authHeader, options.timeoutMs, method);
+      return await exchange(lib, agent, url, body, authHeader, options.timeoutMs, method, signal);
     } finally {
       gate.leave();
     }
@@ -69,9 +70,11 @@ function exchange(
   authHeader: string | undefined,
   timeoutMs: number,
   method: string,
+  signal?: AbortSignal,
 ): Promise<HttpAnswer> {
   const where = `node-client.${method}`;
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
     const headers: http.OutgoingHttpHeaders = {
       "content-type": "application/json",
       "content-length": Buffer.byteLength(body),
@@ -85,12 +88,15 @@ function exchange(
         port: url.port,
         path: url.pathname + url.search,
         headers,
+        // Destroys the socket on abort: the node sees the connection close and can stop working.
+        signal,
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
           resolve({
             status: res.statusCode ?? 0,
             body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks),
@@ -108,8 +114,16 @@ function exchange(
         }),
       );
     }, timeoutMs);
+    // Settles even when the abort lands mid-body (the socket's end is then not always an error).
+    const onAbort = () => fail(signal!.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
     function fail(err: unknown): void {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
       if (err instanceof NodeRpcError) {
         reject(err);
         return;
@@ -133,17 +147,33 @@ function exchange(
   });
 }
 
-/** A counting semaphore: bounds requests in flight so a burst queues here, not at the node. */
-function createGate(limit: number): { enter(): Promise<void>; leave(): void } {
+/**
+ * A counting semaphore: bounds requests in flight so a burst queues here, not at the node. A
+ * waiter whose signal fires leaves the queue (rejecting with the signal's reason).
+ */
+function createGate(limit: number): { enter(signal?: AbortSignal): Promise<void>; leave(): void } {
   let active = 0;
   const waiting: (() => void)[] = [];
   return {
-    enter() {
+    enter(signal) {
+      if (signal?.aborted) return Promise.reject(signal.reason);
       if (active < limit) {
         active++;
         return Promise.resolve();
       }
-      return new Promise<void>((resolve) => waiting.push(resolve));
+      return new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          const at = waiting.indexOf(admit);
+          if (at >= 0) waiting.splice(at, 1);
+          reject(signal!.reason);
+        };
+        const admit = () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        waiting.push(admit);
+      });
     },
     leave() {
       const next = waiting.shift();

@@ -62,7 +62,7 @@ export interface Serve {
    * Runs a node call under the gate with the request's traffic class, bounded by the request's
    * deadline and its client's presence (ctx.signal): see node-gate.ts.
    */
-  callNode<T>(ctx: HandlerContext, where: string, call: () => Promise<T>): Promise<T>;
+  callNode<T>(ctx: HandlerContext, where: string, call: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 export function createServe(options: OriginServiceOptions): Serve {

@@ -8,6 +8,7 @@ import {
   type PingResponse,
   PingResponseSchema,
 } from "../../proto/index.ts";
+import { nextPendingUpgrade } from "../../proto/upgrades.ts";
 import type { NodeInfo } from "../node/ports.ts";
 import { refuseWhileHalted } from "./blocks.ts";
 import type { Serve } from "./context.ts";
@@ -17,16 +18,10 @@ import { createTtlCache } from "./ttl-cache.ts";
 export const LIGHTWALLET_PROTOCOL_VERSION = "v0.5.0";
 export const VENDOR = "lightedge";
 
-/**
- * The upgrade LightdInfo names: the next pending one (what wallets must prepare for), else the
- * most recent active one, so the fields are never empty on a node with upgrades.
- */
+/** The next pending upgrade, "" and 0 when none is scheduled (proto/upgrades.ts, as lightwalletd). */
 function namedUpgrade(info: NodeInfo): { upgradeName: string; upgradeHeight: bigint } {
-  const active = info.upgrades.filter((u) => u.status === "active");
-  const upgrade = info.nextUpgrade ?? active.sort((a, b) => b.activationHeight - a.activationHeight)[0];
-  return upgrade === undefined
-    ? { upgradeName: "", upgradeHeight: 0n }
-    : { upgradeName: upgrade.name, upgradeHeight: BigInt(upgrade.activationHeight) };
+  const next = nextPendingUpgrade(info.upgrades);
+  return { upgradeName: next.name, upgradeHeight: BigInt(next.height) };
 }
 
 /** GetLightdInfo = node getinfo + getblockchaininfo (cached for the TTL) + the served tip. */
@@ -34,7 +29,7 @@ export function createLightdInfo(s: Serve) {
   const cache = createTtlCache<"info", NodeInfo>({ ttlMs: s.ttlMs, maxEntries: 1 });
   const build = s.options.build ?? {};
   return async (ctx: HandlerContext): Promise<LightdInfo> => {
-    const info = await cache.get("info", () => s.callNode(ctx, "getinfo", () => s.node.info()));
+    const info = await cache.get("info", () => s.callNode(ctx, "getinfo", (signal) => s.node.info(signal)));
     refuseWhileHalted(s.chain, "GetLightdInfo");
     const tip = s.chain.tip();
     return create(LightdInfoSchema, {

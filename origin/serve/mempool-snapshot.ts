@@ -26,7 +26,7 @@ export function createMempool(s: Serve): Mempool {
   let known = new Map<string, MempoolTx>();
 
   const load = async (ctx: HandlerContext): Promise<readonly MempoolTx[]> => {
-    const txids = await s.callNode(ctx, "getrawmempool", () => s.node.rawMempool());
+    const txids = await s.callNode(ctx, "getrawmempool", (signal) => s.node.rawMempool(signal));
     const next = new Map<string, MempoolTx>();
     const fetched = await Promise.all(txids.map((txid) => known.get(txid) ?? fetchTx(s, ctx, txid)));
     for (const tx of fetched) if (tx !== undefined) next.set(tx.displayTxid, tx);
@@ -42,7 +42,9 @@ export function createMempool(s: Serve): Mempool {
 
 async function fetchTx(s: Serve, ctx: HandlerContext, displayTxid: string): Promise<MempoolTx | undefined> {
   try {
-    const result = await s.callNode(ctx, "getrawtransaction", () => s.node.rawTransaction(displayTxid));
+    const result = await s.callNode(ctx, "getrawtransaction", (signal) =>
+      s.node.rawTransaction(displayTxid, signal),
+    );
     return { displayTxid, wireTxid: wireFromDisplay(displayTxid), raw: result.raw };
   } catch (err) {
     // Mined or evicted between getrawmempool and getrawtransaction: simply no longer in the mempool.

@@ -37,10 +37,17 @@ export const DEFAULT_NODE_GATE: NodeGateOptions = Object.freeze({
  * runs under its caller's signal (connect's HandlerContext.signal: the client's deadline from
  * grpc-timeout / connect-timeout-ms, or its disconnect): when it fires the call stops waiting for a
  * slot, or gives its slot back at once, and fails with the signal's reason (DeadlineExceeded,
- * Canceled). The node request itself finishes in the background; its answer is dropped.
+ * Canceled). The call gets a signal of its own that fires then, or when it held its slot for
+ * `maxHoldMs`: passed on to the node client, it aborts the node request and its retries, so a
+ * stalled node is not kept working for callers that are gone.
  */
 export interface NodeGate {
-  run<T>(traffic: TrafficClass, where: string, call: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  run<T>(
+    traffic: TrafficClass,
+    where: string,
+    call: (signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T>;
   inFlight(): number;
 }
 
@@ -105,13 +112,19 @@ export function createNodeGate(options: Partial<NodeGateOptions> = {}): NodeGate
       };
       let timer: NodeJS.Timeout | undefined;
       let onAbort: (() => void) | undefined;
+      const node = new AbortController();
       try {
-        const running = call();
+        let cutOff!: (err: Error) => void;
         const cut = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(stalled(where, o.maxHoldMs)), clampTimerMs(o.maxHoldMs));
-          onAbort = () => reject(callerGone(where, signal!));
-          signal?.addEventListener("abort", onAbort, { once: true });
+          cutOff = (err) => {
+            reject(err);
+            node.abort(err);
+          };
         });
+        timer = setTimeout(() => cutOff(stalled(where, o.maxHoldMs)), clampTimerMs(o.maxHoldMs));
+        onAbort = () => cutOff(callerGone(where, signal!));
+        signal?.addEventListener("abort", onAbort, { once: true });
+        const running = call(node.signal);
         // The call may settle after it was cut off: its rejection is nobody's to handle.
         running.catch(() => {});
         return await Promise.race([running, cut]);

@@ -67,7 +67,9 @@ async function* fromNode(
   start: number,
   limit: number | undefined,
 ): AsyncGenerator<SubtreeRoot> {
-  const result = await s.callNode(ctx, "z_getsubtreesbyindex", () => s.node.subtrees(pool, start, limit));
+  const result = await s.callNode(ctx, "z_getsubtreesbyindex", (signal) =>
+    s.node.subtrees(pool, start, limit, signal),
+  );
   for (const subtree of result.subtrees) {
     yield create(SubtreeRootSchema, {
       rootHash: bytesFromHex(subtree.root),
@@ -87,7 +89,7 @@ async function completingDisplayHash(s: Serve, ctx: HandlerContext, height: numb
   const meta = await s.chain.blockMeta(height);
   if (meta !== undefined) return meta.wireHash.slice().reverse();
   try {
-    const state = await s.callNode(ctx, "z_gettreestate", () => s.node.treeState(height));
+    const state = await s.callNode(ctx, "z_gettreestate", (signal) => s.node.treeState(height, signal));
     return new Uint8Array(Buffer.from(state.hash, "hex"));
   } catch (err) {
     if (err instanceof LightedgeError && (err.kind === "above-tip" || err.kind === "not-found"))

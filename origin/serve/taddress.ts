@@ -57,8 +57,8 @@ export async function* getTaddressTransactions(
   }
   const deadline = Date.now() + TADDR_TX_DEADLINE_MS;
   const txids = await s
-    .callNode(ctx, "getaddresstxids", () =>
-      s.node.addressTxids({ addresses: [address], start: from, end: to }),
+    .callNode(ctx, "getaddresstxids", (signal) =>
+      s.node.addressTxids({ addresses: [address], start: from, end: to }, signal),
     )
     .catch((err: unknown) => {
       throw addressError(rpc, err);
@@ -66,7 +66,9 @@ export async function* getTaddressTransactions(
   // Up to TADDR_TX_WINDOW getrawtransaction calls in flight, answered in order: a busy address
   // costs round trips / window instead of one round trip per transaction.
   const fetchTx = (txid: string) => {
-    const p = s.callNode(ctx, "getrawtransaction", () => s.node.rawTransaction(txid)).then(rawTransaction);
+    const p = s
+      .callNode(ctx, "getrawtransaction", (signal) => s.node.rawTransaction(txid, signal))
+      .then(rawTransaction);
     p.catch(() => {}); // awaited below; this only keeps an early exit from leaving it unhandled
     return p;
   };
@@ -91,7 +93,9 @@ export async function getTaddressBalance(
   const list = checkAddresses(rpc, addresses);
   if (list.length === 0) return create(BalanceSchema, { valueZat: 0n });
   try {
-    const result = await s.callNode(ctx, "getaddressbalance", () => s.node.addressBalance(list));
+    const result = await s.callNode(ctx, "getaddressbalance", (signal) =>
+      s.node.addressBalance(list, signal),
+    );
     return create(BalanceSchema, { valueZat: BigInt(result.balance) });
   } catch (err) {
     throw addressError(rpc, err);

@@ -45,7 +45,9 @@ export async function getTransaction(
   if (filter.hash.length !== 32) throw new LightedgeError("bad-request", rpc, `${rpc}: a txid has 32 bytes`);
   const txid = displayHex(filter.hash);
   try {
-    return rawTransaction(await s.callNode(ctx, "getrawtransaction", () => s.node.rawTransaction(txid)));
+    return rawTransaction(
+      await s.callNode(ctx, "getrawtransaction", (signal) => s.node.rawTransaction(txid, signal)),
+    );
   } catch (err) {
     if (err instanceof LightedgeError && (err.kind === "unavailable" || err.kind === "internal")) throw err;
     throw new LightedgeError("not-found", rpc, `${rpc}: transaction ${txid} not found`, { cause: err });
@@ -67,7 +69,9 @@ export async function sendTransaction(
   if (tx.data.length > MAX_SEND_BYTES) {
     throw new LightedgeError("bad-request", rpc, `${rpc}: transaction larger than ${MAX_SEND_BYTES} bytes`);
   }
-  const result = await s.callNode(ctx, "sendrawtransaction", () => s.node.sendRawTransaction(tx.data));
+  const result = await s.callNode(ctx, "sendrawtransaction", (signal) =>
+    s.node.sendRawTransaction(tx.data, signal),
+  );
   if ("rejected" in result) {
     return create(SendResponseSchema, {
       errorCode: result.rejected.code,

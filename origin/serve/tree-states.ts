@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { LightedgeError } from "../../proto/errors.ts";
 import { type BlockID, type TreeState, TreeStateSchema } from "../../proto/index.ts";
+import { CHAIN_NAMES } from "../../proto/networks.ts";
 import { finalStateOf } from "../treestate/node-final-state.ts";
 import { servedTip } from "./blocks.ts";
 import type { Serve } from "./context.ts";
@@ -10,7 +11,6 @@ import { heightOf } from "./values.ts";
 
 /** Depth below the tip past which a height's tree state cannot change (the seal depth, 100). */
 const FINAL_DEPTH = 100;
-const NETWORK_NAMES = { mainnet: "main", testnet: "test", regtest: "regtest" } as const;
 
 /**
  * GetTreeState / GetLatestTreeState. Answers are cached: final heights (≥ 100 deep) and hashes
@@ -26,10 +26,11 @@ export function createTreeStates(s: Serve) {
     // it covers but has not hashed yet); the node only for heights it does not compute.
     const stored = typeof key === "number" ? await s.options.treeStates?.treeState(key) : undefined;
     if (stored) return create(TreeStateSchema, { ...stored, height: BigInt(stored.height) });
-    const load = (k: number | string) => s.callNode(ctx, "z_gettreestate", () => s.node.treeState(k));
+    const load = (k: number | string) =>
+      s.callNode(ctx, "z_gettreestate", (signal) => s.node.treeState(k, signal));
     const state = await load(key);
     return create(TreeStateSchema, {
-      network: NETWORK_NAMES[s.options.network],
+      network: CHAIN_NAMES[s.options.network],
       height: BigInt(state.height),
       hash: state.hash,
       time: state.time,

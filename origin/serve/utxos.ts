@@ -25,7 +25,9 @@ export async function addressUtxos(
   const startHeight = heightOf(rpc, arg.startHeight);
   const maxEntries = arg.maxEntries;
   const utxos = await s
-    .callNode(ctx, "getaddressutxos", () => s.node.addressUtxos({ addresses, startHeight, maxEntries }))
+    .callNode(ctx, "getaddressutxos", (signal) =>
+      s.node.addressUtxos({ addresses, startHeight, maxEntries }, signal),
+    )
     .catch((err: unknown) => {
       throw addressError(rpc, err);
     });

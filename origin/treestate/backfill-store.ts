@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { LightedgeError } from "../../proto/errors.ts";
+import { chainNameOf } from "../../proto/networks.ts";
 import { decodeHead, type HeadObject, headKey, rangeBounds } from "../../proto/range/index.ts";
 import { createTreeStateReader, treeStateKey } from "../../proto/treestate/index.ts";
 import { createSealedReader } from "../index/index.ts";
@@ -11,8 +12,6 @@ import { storedBlocks } from "./backfill-source.ts";
 import { createSubtreeJobRunner } from "./backfill-workers.ts";
 import { createSubtreeLedger } from "./subtree-ledger.ts";
 import { resolveTreeStart, treeActivations } from "./tree-start.ts";
-
-const CHAIN_NAMES: Record<string, string> = { mainnet: "main", testnet: "test", regtest: "regtest" };
 
 export interface StoreBackfillOptions {
   store: BlobStore;
@@ -75,7 +74,7 @@ export async function backfillStore(o: StoreBackfillOptions): Promise<StoreBackf
   try {
     const result = await runBackfill({
       network: o.network,
-      chainName: CHAIN_NAMES[o.network] ?? o.network,
+      chainName: chainNameOf(o.network),
       rangeSize: head.rangeSize,
       fromIndex,
       toIndex,

@@ -25,6 +25,8 @@ export function createProducerHost(post: (m: FromWorker) => void) {
   const metas = new Map<number, ProducerBlock>();
   let scheduled = false;
   let prefix: ReturnType<typeof createStoredPrefix> | undefined;
+  let rollbacks = 0;
+  const progress = (last: number) => post({ type: "progress", last, rollbacks });
 
   const fail = (err: unknown) => {
     producer = undefined;
@@ -94,7 +96,7 @@ export function createProducerHost(post: (m: FromWorker) => void) {
       queue = queue.slice(head);
       head = 0;
     }
-    if (p.last() !== before) post({ type: "progress", last: p.last() });
+    if (p.last() !== before) progress(p.last());
     startSeals();
     schedule();
   };
@@ -114,7 +116,7 @@ export function createProducerHost(post: (m: FromWorker) => void) {
     if (p === undefined || p.last() <= height) return;
     p.onRollback(height);
     if (p.last() < 0) fail(new Error(`rollback to ${height} below the held snapshots`));
-    else post({ type: "progress", last: p.last() });
+    else progress(p.last());
   };
 
   return (m: ToWorker) => {
@@ -128,7 +130,7 @@ export function createProducerHost(post: (m: FromWorker) => void) {
           m.config.rangeSize,
           Math.floor((m.start.height + 1) / m.config.rangeSize),
         );
-        post({ type: "progress", last: m.start.height });
+        progress(m.start.height);
         return;
       }
       case "append":
@@ -137,6 +139,7 @@ export function createProducerHost(post: (m: FromWorker) => void) {
         schedule();
         return;
       case "rollback":
+        rollbacks = m.rollbacks;
         return rollback(m.height);
       case "seal":
         seals.push(m);

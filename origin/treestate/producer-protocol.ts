@@ -23,7 +23,8 @@ export interface AppendedBlock {
 export type ToWorker =
   | { type: "start"; config: ProducerConfig; start: TreeStateStart; roots: SeededRoot[] }
   | { type: "append"; blocks: AppendedBlock[] }
-  | { type: "rollback"; height: number }
+  /** `rollbacks`: how many rollbacks have been sent, this one included (see "progress"). */
+  | { type: "rollback"; height: number; rollbacks: number }
   /** Range `index` (heights first..last, the last one's wire hash) is sealed: build its objects. */
   | { type: "seal"; index: number; first: number; last: number; lastWireHash: Uint8Array }
   /** The objects of range `index` are stored: its snapshots may go once the ranges before are too. */
@@ -32,7 +33,11 @@ export type ToWorker =
   | { type: "flush"; id: number };
 
 export type FromWorker =
-  | { type: "progress"; last: number }
+  /**
+   * The worker has hashed through `last`, having seen `rollbacks` rollbacks: a progress posted
+   * before a later rollback arrived is stale (the heights it names are gone) and is ignored.
+   */
+  | { type: "progress"; last: number; rollbacks: number }
   /** A sealed range's objects, and our values in it to compare with the node's (node-check.ts). */
   | { type: "objects"; index: number; last: number; objects: StoredObjectWrite[]; checks: RangeChecks }
   | { type: "tail-result"; id: number; state?: TreeStateView }

@@ -61,4 +61,32 @@ describe("the tree-state worker thread", () => {
       await thread.close();
     }
   }, 30_000);
+
+  it("is settled at a height only when the worker holds it: progress posted before a rollback is stale", async () => {
+    const thread = createTreeStateThread({ config, write: async () => {} });
+    try {
+      thread.start({ height: -1, sapling: "000000", orchard: "000000" }, []);
+      thread.append(blocks.slice(0, 10));
+      await thread.settled(9);
+      thread.append(blocks.slice(10, 16));
+      // Keep this thread busy while the worker hashes 10..15 and posts its progress: that message
+      // is read only after the rollback below has been sent (as under load).
+      const until = Date.now() + 400;
+      while (Date.now() < until);
+      thread.rollback(7);
+      // Settled at 12 means 12 is answerable: only once it is hashed again on the new branch.
+      let early = false;
+      const settled = thread.settled(12).then(() => {
+        early = true;
+        return thread.tailView(12);
+      });
+      await thread.settled(5); // drains the messages in flight, the stale progress among them
+      expect(thread.processed()).toBe(7);
+      expect(early).toBe(false);
+      thread.append(blocks.slice(8, 14));
+      expect(await settled).toBeDefined();
+    } finally {
+      await thread.close();
+    }
+  }, 30_000);
 });

@@ -51,6 +51,8 @@ export interface TreeStateThread {
 export function createTreeStateThread(o: TreeStateThreadOptions): TreeStateThread {
   const worker = new Worker(new URL("./producer-worker.ts", import.meta.url));
   let processed = -1;
+  /** Rollbacks sent; the worker's progress counts those it had seen (producer-protocol.ts). */
+  let rollbacks = 0;
   let stored: ReturnType<typeof createStoredPrefix> | undefined;
   let failure: Error | undefined;
   let writes: Promise<void> = Promise.resolve();
@@ -86,6 +88,8 @@ export function createTreeStateThread(o: TreeStateThreadOptions): TreeStateThrea
   worker.on("message", (m: FromWorker) => {
     switch (m.type) {
       case "progress":
+        // Posted before the worker saw our latest rollback: those heights are gone.
+        if (m.rollbacks !== rollbacks) return;
         processed = m.last;
         return wake();
       case "objects":
@@ -131,7 +135,7 @@ export function createTreeStateThread(o: TreeStateThreadOptions): TreeStateThrea
     },
     rollback(height) {
       processed = Math.min(processed, height);
-      send({ type: "rollback", height });
+      send({ type: "rollback", height, rollbacks: ++rollbacks });
     },
     seal(index, blocks) {
       const first = blocks[0]!.height;
@@ -146,11 +150,14 @@ export function createTreeStateThread(o: TreeStateThreadOptions): TreeStateThrea
       return r?.type === "tail-result" ? r.state : undefined;
     },
     async settled(height) {
-      if (failure) throw failure;
-      if (processed < height)
-        await new Promise<void>((resolve, reject) => waiters.push({ height, resolve, reject }));
-      await ask((id) => ({ type: "flush", id }));
-      await writes;
+      // Until `height` is hashed on the current branch: a rollback while flushing sends it back.
+      do {
+        if (failure) throw failure;
+        if (processed < height)
+          await new Promise<void>((resolve, reject) => waiters.push({ height, resolve, reject }));
+        await ask((id) => ({ type: "flush", id }));
+        await writes;
+      } while (processed < height && failure === undefined);
     },
     async close() {
       failure ??= new LightedgeError("unavailable", "treestate.producer-thread", "closed");

@@ -116,4 +116,46 @@ describe("npm start", () => {
       for (const pid of tree.keys()) if (alive(pid)) process.kill(pid, "SIGKILL");
     }
   }, 120_000);
+
+  it("exits non-zero with nothing left behind when wrangler dies, naming it; no secret on any command line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lightedge-start-die-"));
+    const main = join(repoRoot, "origin/cli/main.ts");
+    const args = [main, "start", "--edge-port", "0", "--origin-port", "0", "--admin-port", "off"];
+    args.push("--data", dir, "--blocks", "150", "--quiet");
+    const cli = spawn(process.execPath, args, {
+      cwd: repoRoot,
+      env: { ...process.env, LIGHTEDGE_NODE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let stderr = "";
+    cli.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => cli.once("exit", (code) => r(code)));
+    let tree = new Map<number, string>();
+    try {
+      await waitForOutput(cli, /ready — Ctrl-C stops everything/, 90_000);
+      tree = descendants(cli.pid!);
+      expect([...tree.values()]).toContain("workerd");
+      const wrangler = [...tree.keys()].find((pid) => cmdline(pid).includes("wrangler.js"));
+      expect(wrangler).toBeDefined();
+      // The origin's secret reaches wrangler in .dev.vars beside its config (origin/cli/commands/edge.ts).
+      const config = cmdline(wrangler!).split("\0")[cmdline(wrangler!).split("\0").indexOf("-c") + 1]!;
+      const secret = /^ORIGIN_SECRET='(.+)'$/m.exec(
+        readFileSync(join(dirname(config), ".dev.vars"), "utf8"),
+      )![1]!;
+      expect(secret.length).toBeGreaterThanOrEqual(32);
+      for (const pid of [cli.pid!, ...tree.keys()]) expect(cmdline(pid)).not.toContain(secret);
+
+      process.kill(wrangler!, "SIGKILL");
+      expect(await Promise.race([exited, sleep(30_000).then(() => "still running")])).toBe(1);
+      expect(stderr).toMatch(/lightedge: wrangler exited \(SIGKILL\)/);
+      await expect.poll(() => [...tree.keys()].filter(alive), { timeout: 10_000 }).toEqual([]);
+    } finally {
+      try {
+        process.kill(-cli.pid!, "SIGKILL");
+      } catch {} // already gone: the good case
+      for (const pid of tree.keys()) if (alive(pid)) process.kill(pid, "SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

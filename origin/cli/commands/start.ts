@@ -42,13 +42,17 @@ async function run(argv: string[]): Promise<number> {
   // Signals are caught before anything starts, so a Ctrl-C during start-up still stops it all.
   const signals = catchSignals();
   const all = await startAll(options);
-  signals.started(all);
   // A dead indexer ends everything, non-zero (a configuration error: wrong network, a --from the
   // node does not serve); transient failures are retried inside the origin.
   const failed = all.origin.indexer
     .failed()
-    .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
-  const stopped = Promise.race([signals.stopped, failed]);
+    .catch((err: unknown) => `indexer stopped: ${err instanceof Error ? err.message : String(err)}`);
+  // So does a child that dies on its own (wrangler, or workerd under it): the edge's supervisor has
+  // stopped the rest of its tree by then; a half-running system must not look healthy.
+  const edgeDied = all.edge.failed.then(
+    (exit) => `${exit.name} exited (${exit.signal ?? `code ${exit.code}`}); stopping everything`,
+  );
+  const stopped: Promise<string | undefined> = Promise.race([signals.stopped, failed, edgeDied]);
   try {
     if (all.devnode) await Promise.race([all.synced.catch(() => {}), stopped]);
     else
@@ -59,7 +63,7 @@ async function run(argv: string[]): Promise<number> {
     if (!(await isStopping(stopped))) process.stdout.write(banner(all, source, started));
     const fatal = await stopped;
     if (fatal) {
-      process.stderr.write(`lightedge: indexer stopped: ${fatal.message}\n`);
+      process.stderr.write(`lightedge: ${fatal}\n`);
       return 1;
     }
     process.stdout.write("lightedge: stopping\n");
@@ -85,20 +89,22 @@ function banner(all: StartedAll, source: string, started: number): string {
   });
 }
 
-/** `stopped` resolves on the first SIGINT/SIGTERM; a second one kills the edge outright and exits. */
-function catchSignals(): { stopped: Promise<void>; started(all: StartedAll): void } {
-  let all: StartedAll | undefined;
+/**
+ * `stopped` resolves on the first SIGINT/SIGTERM; a second one exits at once, and the edge
+ * supervisor's exit hook (origin/cli/supervise.ts) SIGKILLs every child's process group on the way
+ * out — wrangler and the workerd under it alike.
+ */
+function catchSignals(): { stopped: Promise<undefined> } {
   let count = 0;
-  const stopped = new Promise<void>((resolve) => {
+  const stopped = new Promise<undefined>((resolve) => {
     const onSignal = () => {
-      if (++count === 1) return resolve();
-      all?.edge.child.kill("SIGKILL");
+      if (++count === 1) return resolve(undefined);
       process.exit(130);
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
   });
-  return { stopped, started: (a) => (all = a) };
+  return { stopped };
 }
 
 async function isStopping(stopped: Promise<unknown>): Promise<boolean> {
