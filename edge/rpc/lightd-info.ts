@@ -1,12 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import { type LightdInfo, LightdInfoSchema } from "../../proto/index.ts";
+import { chainNameOf } from "../../proto/networks.ts";
 import type { EdgeConfig } from "../config.ts";
 
 /** The lightwallet protocol version this server implements (LightdInfo field 18). */
 export const LIGHTWALLET_PROTOCOL_VERSION = "v0.5.0";
-
-/** chainName as zcashd/zebrad report it (getblockchaininfo "chain"). */
-const chainNames: Record<string, string> = { mainnet: "main", testnet: "test", regtest: "regtest" };
 
 /** LightdInfo from the worker's configuration alone (before anything is sealed). */
 export function staticLightdInfo(config: EdgeConfig, network: string): LightdInfo {
@@ -14,7 +12,7 @@ export function staticLightdInfo(config: EdgeConfig, network: string): LightdInf
     version: config.version,
     vendor: config.vendor,
     taddrSupport: true,
-    chainName: chainNames[network] ?? network,
+    chainName: chainNameOf(network),
     donationAddress: config.donationAddress,
     lightwalletProtocolVersion: LIGHTWALLET_PROTOCOL_VERSION,
   });
