@@ -117,243 +117,256 @@ function zip317Fee(tx: DecodedTx): number {
   return 5000 * Math.max(2, transparent + sapling + orchard);
 }
 
-describe.skipIf(!hasZebrad || !hasWalletHarness)("real money through lightedge over zebrad on Regtest", () => {
-  let zebrad: Zebrad;
-  let all: StartedAll;
-  const dirs: string[] = [];
-  let minerAddress: string;
-  let receiver: { sapling: string; orchard: string };
-  /** Options for the miner's wallet (always the same folder, through the edge over gRPC-web). */
-  let miner: WalletOptions;
-  let receiverOptions: WalletOptions;
-  let regtestHeights: string;
-  let upgradeNames: string[];
-  const tempDir = () => {
-    const d = mkdtempSync(join(tmpdir(), "lightedge-zebrad-wallet-"));
-    dirs.push(d);
-    return d;
-  };
-  /** Orchard zatoshi the shielding transaction gave the miner's wallet. */
-  let shielded = 0;
-  const fees: number[] = [];
-
-  beforeAll(async () => {
-    const a = ok(await runWallet("address", { network: "regtest" }), "miner address");
-    const b = ok(await runWallet("address", { network: "regtest", seedPhrase: RECEIVER_SEED }), "receiver address");
-    minerAddress = a.transparent!;
-    receiver = { sapling: b.sapling!, orchard: b.orchard! };
-    zebrad = await startZebrad({ minerAddress });
-    const info = await zebrad.rpc<{ upgrades: Record<string, { name: string; activationheight: number }> }>(
-      "getblockchaininfo",
-    );
-    upgradeNames = Object.values(info.upgrades).map((u) => u.name);
-    regtestHeights = harnessHeights(info.upgrades);
-    await zebrad.generate(MATURE_AFTER);
-    all = await startAll({
-      dataDir: tempDir(),
-      node: { url: zebrad.url, network: "regtest" },
-      edgePort: 0,
-      originPort: 0,
-      adminPort: 0,
-      rangeSize: 10,
-      sealDepth: 10,
-      originArgs: ["--log-level", "error", "--poll-ms", "100"],
-      quiet: true,
-      env: {},
-    });
-    await all.synced;
-    miner = {
-      server: all.edgeUrl,
-      transport: "grpc-web",
-      network: "regtest",
-      regtestHeights,
-      walletDir: tempDir(),
+describe.skipIf(!hasZebrad || !hasWalletHarness)(
+  "real money through lightedge over zebrad on Regtest",
+  () => {
+    let zebrad: Zebrad;
+    let all: StartedAll;
+    const dirs: string[] = [];
+    let minerAddress: string;
+    let receiver: { sapling: string; orchard: string };
+    /** Options for the miner's wallet (always the same folder, through the edge over gRPC-web). */
+    let miner: WalletOptions;
+    let receiverOptions: WalletOptions;
+    let regtestHeights: string;
+    let upgradeNames: string[];
+    const tempDir = () => {
+      const d = mkdtempSync(join(tmpdir(), "lightedge-zebrad-wallet-"));
+      dirs.push(d);
+      return d;
     };
-    receiverOptions = { ...miner, walletDir: tempDir(), seedPhrase: RECEIVER_SEED };
-  }, 300_000);
+    /** Orchard zatoshi the shielding transaction gave the miner's wallet. */
+    let shielded = 0;
+    const fees: number[] = [];
 
-  afterAll(async () => {
-    await all?.close();
-    await zebrad?.stop();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  }, 60_000);
+    beforeAll(async () => {
+      const a = ok(await runWallet("address", { network: "regtest" }), "miner address");
+      const b = ok(
+        await runWallet("address", { network: "regtest", seedPhrase: RECEIVER_SEED }),
+        "receiver address",
+      );
+      minerAddress = a.transparent!;
+      receiver = { sapling: b.sapling!, orchard: b.orchard! };
+      zebrad = await startZebrad({ minerAddress });
+      const info = await zebrad.rpc<{ upgrades: Record<string, { name: string; activationheight: number }> }>(
+        "getblockchaininfo",
+      );
+      upgradeNames = Object.values(info.upgrades).map((u) => u.name);
+      regtestHeights = harnessHeights(info.upgrades);
+      await zebrad.generate(MATURE_AFTER);
+      all = await startAll({
+        dataDir: tempDir(),
+        node: { url: zebrad.url, network: "regtest" },
+        edgePort: 0,
+        originPort: 0,
+        adminPort: 0,
+        rangeSize: 10,
+        sealDepth: 10,
+        originArgs: ["--log-level", "error", "--poll-ms", "100"],
+        quiet: true,
+        env: {},
+      });
+      await all.synced;
+      miner = {
+        server: all.edgeUrl,
+        transport: "grpc-web",
+        network: "regtest",
+        regtestHeights,
+        walletDir: tempDir(),
+      };
+      receiverOptions = { ...miner, walletDir: tempDir(), seedPhrase: RECEIVER_SEED };
+    }, 300_000);
 
-  /** Mines n blocks and waits until the origin has indexed them. */
-  async function mine(n: number) {
-    await zebrad.generate(n);
-    const tip = await zebrad.height();
-    await until(() => all.origin.indexer.lastBlock()?.height === tip, `the origin at zebrad's tip ${tip}`);
-    return tip;
-  }
+    afterAll(async () => {
+      await all?.close();
+      await zebrad?.stop();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    }, 60_000);
 
-  /** Every transaction in zebrad's mempool is visible through the edge: GetMempoolTx and GetMempoolStream. */
-  async function expectInMempool(txid: string) {
-    expect(await zebrad.rpc<string[]>("getrawmempool")).toContain(txid);
-    const edge = clientFor("grpc-web", all.edgeUrl);
-    await until(async () => {
-      const seen: string[] = [];
-      for await (const tx of edge.getMempoolTx({})) seen.push(display(tx.txid));
-      return seen.includes(txid);
-    }, `GetMempoolTx at the edge to list ${txid}`);
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), 30_000);
-    let streamed = false;
-    try {
-      for await (const raw of edge.getMempoolStream({}, { signal: abort.signal })) {
-        const hex = Buffer.from(raw.data).toString("hex");
-        if (hex === (await zebrad.rpc<string>("getrawtransaction", [txid, 0]))) {
-          streamed = true;
-          break;
+    /** Mines n blocks and waits until the origin has indexed them. */
+    async function mine(n: number) {
+      await zebrad.generate(n);
+      const tip = await zebrad.height();
+      await until(() => all.origin.indexer.lastBlock()?.height === tip, `the origin at zebrad's tip ${tip}`);
+      return tip;
+    }
+
+    /** Every transaction in zebrad's mempool is visible through the edge: GetMempoolTx and GetMempoolStream. */
+    async function expectInMempool(txid: string) {
+      expect(await zebrad.rpc<string[]>("getrawmempool")).toContain(txid);
+      const edge = clientFor("grpc-web", all.edgeUrl);
+      await until(async () => {
+        const seen: string[] = [];
+        for await (const tx of edge.getMempoolTx({})) seen.push(display(tx.txid));
+        return seen.includes(txid);
+      }, `GetMempoolTx at the edge to list ${txid}`);
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(), 30_000);
+      let streamed = false;
+      try {
+        for await (const raw of edge.getMempoolStream({}, { signal: abort.signal })) {
+          const hex = Buffer.from(raw.data).toString("hex");
+          if (hex === (await zebrad.rpc<string>("getrawtransaction", [txid, 0]))) {
+            streamed = true;
+            break;
+          }
         }
+      } finally {
+        clearTimeout(timer);
       }
-    } finally {
-      clearTimeout(timer);
+      expect(streamed, `GetMempoolStream at the edge streams ${txid}`).toBe(true);
     }
-    expect(streamed, `GetMempoolStream at the edge streams ${txid}`).toBe(true);
-  }
 
-  /** The transparent-address RPCs through the edge and the origin equal zebrad's own answers. */
-  async function expectTaddressRpcsAgree() {
-    const tip = await zebrad.height();
-    const zTxids = await zebrad.rpc<string[]>("getaddresstxids", [
-      { addresses: [minerAddress], start: 1, end: tip },
-    ]);
-    const zUtxos = await zebrad.rpc<Utxo[]>("getaddressutxos", [{ addresses: [minerAddress] }]);
-    const zBalance = await zebrad.rpc<{ balance: number }>("getaddressbalance", [{ addresses: [minerAddress] }]);
-    const zRaw = await Promise.all(zTxids.map((t) => zebrad.rpc<string>("getrawtransaction", [t, 0])));
-    for (const [transport, url] of [
-      ["grpc-web", all.edgeUrl],
-      ["grpc", all.originUrl],
-    ] as const) {
-      const client = clientFor(transport, url);
-      const raw: string[] = [];
-      for await (const tx of client.getTaddressTxids({
-        address: minerAddress,
-        range: { start: { height: 1n }, end: { height: BigInt(tip) } },
-      }))
-        raw.push(Buffer.from(tx.data).toString("hex"));
-      expect(raw, `GetTaddressTxids (${transport})`).toEqual(zRaw);
-      const utxos = await client.getAddressUtxos({ addresses: [minerAddress], startHeight: 0n });
-      expect(
-        utxos.addressUtxos.map((u) => ({
-          address: u.address,
-          txid: display(u.txid),
-          outputIndex: u.index,
-          script: Buffer.from(u.script).toString("hex"),
-          satoshis: Number(u.valueZat),
-          height: Number(u.height),
-        })),
-        `GetAddressUtxos (${transport})`,
-      ).toEqual(zUtxos);
-      const balance = await client.getTaddressBalance({ addresses: [minerAddress] });
-      expect(Number(balance.valueZat), `GetTaddressBalance (${transport})`).toBe(zBalance.balance);
+    /** The transparent-address RPCs through the edge and the origin equal zebrad's own answers. */
+    async function expectTaddressRpcsAgree() {
+      const tip = await zebrad.height();
+      const zTxids = await zebrad.rpc<string[]>("getaddresstxids", [
+        { addresses: [minerAddress], start: 1, end: tip },
+      ]);
+      const zUtxos = await zebrad.rpc<Utxo[]>("getaddressutxos", [{ addresses: [minerAddress] }]);
+      const zBalance = await zebrad.rpc<{ balance: number }>("getaddressbalance", [
+        { addresses: [minerAddress] },
+      ]);
+      const zRaw = await Promise.all(zTxids.map((t) => zebrad.rpc<string>("getrawtransaction", [t, 0])));
+      for (const [transport, url] of [
+        ["grpc-web", all.edgeUrl],
+        ["grpc", all.originUrl],
+      ] as const) {
+        const client = clientFor(transport, url);
+        const raw: string[] = [];
+        for await (const tx of client.getTaddressTxids({
+          address: minerAddress,
+          range: { start: { height: 1n }, end: { height: BigInt(tip) } },
+        }))
+          raw.push(Buffer.from(tx.data).toString("hex"));
+        expect(raw, `GetTaddressTxids (${transport})`).toEqual(zRaw);
+        const utxos = await client.getAddressUtxos({ addresses: [minerAddress], startHeight: 0n });
+        expect(
+          utxos.addressUtxos.map((u) => ({
+            address: u.address,
+            txid: display(u.txid),
+            outputIndex: u.index,
+            script: Buffer.from(u.script).toString("hex"),
+            satoshis: Number(u.valueZat),
+            height: Number(u.height),
+          })),
+          `GetAddressUtxos (${transport})`,
+        ).toEqual(zUtxos);
+        const balance = await client.getTaddressBalance({ addresses: [minerAddress] });
+        expect(Number(balance.valueZat), `GetTaddressBalance (${transport})`).toBe(zBalance.balance);
+      }
+      return { txids: zTxids, utxos: zUtxos, balance: zBalance.balance };
     }
-    return { txids: zTxids, utxos: zUtxos, balance: zBalance.balance };
-  }
 
-  it("passes the wallet zebrad's own activation heights (no NU6.3 on zebrad 7.0.0's Regtest: no Ironwood)", () => {
-    expect(upgradeNames).toEqual(["Overwinter", "Sapling", "Blossom", "Heartwood", "Canopy", "NU5"]);
-    expect(regtestHeights).toBe(
-      "overwinter=1,sapling=1,blossom=1,heartwood=1,canopy=1,nu5=1,nu6=none,nu6_1=none,nu6_2=none,nu6_3=none,nu7=none",
-    );
-  });
+    it("passes the wallet zebrad's own activation heights (no NU6.3 on zebrad 7.0.0's Regtest: no Ironwood)", () => {
+      expect(upgradeNames).toEqual(["Overwinter", "Sapling", "Blossom", "Heartwood", "Canopy", "NU5"]);
+      expect(regtestHeights).toBe(
+        "overwinter=1,sapling=1,blossom=1,heartwood=1,canopy=1,nu5=1,nu6=none,nu6_1=none,nu6_2=none,nu6_3=none,nu7=none",
+      );
+    });
 
-  it("answers the transparent-address RPCs for the miner address as zebrad does (before shielding)", async () => {
-    const { txids, utxos, balance } = await expectTaddressRpcsAgree();
-    // One coinbase output per mined block pays the miner address.
-    expect(txids).toHaveLength(MATURE_AFTER);
-    expect(utxos).toHaveLength(MATURE_AFTER);
-    expect(balance).toBe(utxos.reduce((s, u) => s + u.satoshis, 0));
-  });
+    it("answers the transparent-address RPCs for the miner address as zebrad does (before shielding)", async () => {
+      const { txids, utxos, balance } = await expectTaddressRpcsAgree();
+      // One coinbase output per mined block pays the miner address.
+      expect(txids).toHaveLength(MATURE_AFTER);
+      expect(utxos).toHaveLength(MATURE_AFTER);
+      expect(balance).toBe(utxos.reduce((s, u) => s + u.satoshis, 0));
+    });
 
-  it("shields mature coinbase to Orchard through SendTransaction at the edge; zebrad mines it", async () => {
-    const before = await zebrad.rpc<Utxo[]>("getaddressutxos", [{ addresses: [minerAddress] }]);
-    const shield = ok(await runWallet("shield", { ...miner, minConfirmations: COINBASE_MATURITY }), "shield");
-    expect(shield.txids).toHaveLength(1);
-    const txid = shield.txids![0]!;
-    await expectInMempool(txid);
-    const tx = await zebrad.rpc<DecodedTx>("getrawtransaction", [txid, 1]);
-    // ZIP 213: a coinbase spend has no transparent outputs; the crates shield to Orchard.
-    expect(tx.vout).toHaveLength(0);
-    expect(tx.vShieldedOutput ?? []).toHaveLength(0);
-    const spent = tx.vin.map((i) => before.find((u) => u.txid === i.txid && u.outputIndex === i.vout));
-    expect(spent.every((u) => u !== undefined)).toBe(true);
-    const inputs = spent.reduce((s, u) => s + u!.satoshis, 0);
-    // Orchard value balance is value leaving the pool: negative when shielding.
-    shielded = -(tx.orchard?.valueBalanceZat ?? 0);
-    const fee = inputs - shielded;
-    expect(fee).toBe(zip317Fee(tx));
-    fees.push(fee);
-    const tip = await mine(1);
-    expect(await zebrad.rpc<string[]>("getrawmempool")).not.toContain(txid);
-    const after = ok(await runWallet("sync", miner), "miner sync");
-    expect(after.tip).toBe(tip);
-    expect(after.balances!.orchard.total).toBe(shielded);
-    expect(after.balances!.sapling.total).toBe(0);
-    const zBalance = await zebrad.rpc<{ balance: number }>("getaddressbalance", [{ addresses: [minerAddress] }]);
-    expect(after.balances!.transparent.total).toBe(zBalance.balance);
-    // After shielding: the spent coinbase is gone from the UTXOs, the txid listed once more.
-    const { txids, utxos } = await expectTaddressRpcsAgree();
-    expect(txids).toContain(txid);
-    expect(utxos.some((u) => spent.some((s) => s!.txid === u.txid))).toBe(false);
-  }, 600_000);
-
-  it("sends Sapling and Orchard notes to a second wallet through the edge; balances are exactly what the transactions say", async () => {
-    for (const [to, amount] of [
-      [receiver.sapling, TO_SAPLING],
-      [receiver.orchard, TO_ORCHARD],
-    ] as const) {
-      const send = ok(await runWallet("send", { ...miner, to, amount }), `send ${amount} to ${to}`);
-      expect(send.txids).toHaveLength(1);
-      const txid = send.txids![0]!;
+    it("shields mature coinbase to Orchard through SendTransaction at the edge; zebrad mines it", async () => {
+      const before = await zebrad.rpc<Utxo[]>("getaddressutxos", [{ addresses: [minerAddress] }]);
+      const shield = ok(
+        await runWallet("shield", { ...miner, minConfirmations: COINBASE_MATURITY }),
+        "shield",
+      );
+      expect(shield.txids).toHaveLength(1);
+      const txid = shield.txids![0]!;
       await expectInMempool(txid);
       const tx = await zebrad.rpc<DecodedTx>("getrawtransaction", [txid, 1]);
-      // Fully shielded: the fee is what leaves the shielded pools.
-      expect(tx.vin).toHaveLength(0);
+      // ZIP 213: a coinbase spend has no transparent outputs; the crates shield to Orchard.
       expect(tx.vout).toHaveLength(0);
-      const fee = (tx.valueBalanceZat ?? 0) + (tx.orchard?.valueBalanceZat ?? 0);
-      expect(send.fee).toBe(fee);
+      expect(tx.vShieldedOutput ?? []).toHaveLength(0);
+      const spent = tx.vin.map((i) => before.find((u) => u.txid === i.txid && u.outputIndex === i.vout));
+      expect(spent.every((u) => u !== undefined)).toBe(true);
+      const inputs = spent.reduce((s, u) => s + u!.satoshis, 0);
+      // Orchard value balance is value leaving the pool: negative when shielding.
+      shielded = -(tx.orchard?.valueBalanceZat ?? 0);
+      const fee = inputs - shielded;
       expect(fee).toBe(zip317Fee(tx));
       fees.push(fee);
-      await mine(1);
-    }
-    const tip = await zebrad.height();
-    const received = ok(await runWallet("sync", receiverOptions), "receiver sync");
-    expect(received.tip).toBe(tip);
-    expect(received.balances!.sapling).toEqual({ total: TO_SAPLING, spendable: TO_SAPLING });
-    expect(received.balances!.orchard).toEqual({ total: TO_ORCHARD, spendable: TO_ORCHARD });
-    expect(received.balances!.transparent.total).toBe(0);
-    const sent = ok(await runWallet("sync", miner), "miner sync");
-    expect(sent.balances!.sapling.total).toBe(0);
-    expect(sent.balances!.orchard.total).toBe(shielded - TO_SAPLING - TO_ORCHARD - fees[1]! - fees[2]!);
-  }, 600_000);
+      const tip = await mine(1);
+      expect(await zebrad.rpc<string[]>("getrawmempool")).not.toContain(txid);
+      const after = ok(await runWallet("sync", miner), "miner sync");
+      expect(after.tip).toBe(tip);
+      expect(after.balances!.orchard.total).toBe(shielded);
+      expect(after.balances!.sapling.total).toBe(0);
+      const zBalance = await zebrad.rpc<{ balance: number }>("getaddressbalance", [
+        { addresses: [minerAddress] },
+      ]);
+      expect(after.balances!.transparent.total).toBe(zBalance.balance);
+      // After shielding: the spent coinbase is gone from the UTXOs, the txid listed once more.
+      const { txids, utxos } = await expectTaddressRpcsAgree();
+      expect(txids).toContain(txid);
+      expect(utxos.some((u) => spent.some((s) => s!.txid === u.txid))).toBe(false);
+    }, 600_000);
 
-  it("syncs zebrad's chain over the edge (gRPC-web) and the origin (native gRPC) to the tip, roots equal to zebrad's z_gettreestate", async () => {
-    const tip = await zebrad.height();
-    const z = await zebrad.rpc<TreeStateAnswer>("z_gettreestate", [String(tip)]);
-    const zRoots = {
-      sapling: z.sapling?.commitments?.finalRoot ?? null,
-      orchard: z.orchard?.commitments?.finalRoot ?? null,
-    };
-    // The sends above made both trees non-empty.
-    expect(zRoots.sapling).not.toBeNull();
-    expect(zRoots.orchard).not.toBeNull();
-    for (const [transport, server] of [
-      ["grpc-web", all.edgeUrl],
-      ["grpc", all.originUrl],
-    ] as const) {
-      const r = ok(
-        await runWallet("sync", { ...receiverOptions, transport, server, walletDir: tempDir() }),
-        `sync over ${transport}`,
-      );
-      expect(r.tip, transport).toBe(tip);
-      expect(r.scannedTo, transport).toBe(tip);
-      expect(r.balances!.sapling.total).toBe(TO_SAPLING);
-      expect(r.balances!.orchard.total).toBe(TO_ORCHARD);
-      const roots = r.roots as { wallet: Record<string, string | null>; equal: boolean };
-      expect(roots.equal, transport).toBe(true);
-      expect(roots.wallet.sapling, `sapling root over ${transport}`).toBe(zRoots.sapling);
-      expect(roots.wallet.orchard, `orchard root over ${transport}`).toBe(zRoots.orchard);
-    }
-  }, 600_000);
-});
+    it("sends Sapling and Orchard notes to a second wallet through the edge; balances are exactly what the transactions say", async () => {
+      for (const [to, amount] of [
+        [receiver.sapling, TO_SAPLING],
+        [receiver.orchard, TO_ORCHARD],
+      ] as const) {
+        const send = ok(await runWallet("send", { ...miner, to, amount }), `send ${amount} to ${to}`);
+        expect(send.txids).toHaveLength(1);
+        const txid = send.txids![0]!;
+        await expectInMempool(txid);
+        const tx = await zebrad.rpc<DecodedTx>("getrawtransaction", [txid, 1]);
+        // Fully shielded: the fee is what leaves the shielded pools.
+        expect(tx.vin).toHaveLength(0);
+        expect(tx.vout).toHaveLength(0);
+        const fee = (tx.valueBalanceZat ?? 0) + (tx.orchard?.valueBalanceZat ?? 0);
+        expect(send.fee).toBe(fee);
+        expect(fee).toBe(zip317Fee(tx));
+        fees.push(fee);
+        await mine(1);
+      }
+      const tip = await zebrad.height();
+      const received = ok(await runWallet("sync", receiverOptions), "receiver sync");
+      expect(received.tip).toBe(tip);
+      expect(received.balances!.sapling).toEqual({ total: TO_SAPLING, spendable: TO_SAPLING });
+      expect(received.balances!.orchard).toEqual({ total: TO_ORCHARD, spendable: TO_ORCHARD });
+      expect(received.balances!.transparent.total).toBe(0);
+      const sent = ok(await runWallet("sync", miner), "miner sync");
+      expect(sent.balances!.sapling.total).toBe(0);
+      expect(sent.balances!.orchard.total).toBe(shielded - TO_SAPLING - TO_ORCHARD - fees[1]! - fees[2]!);
+    }, 600_000);
+
+    it("syncs zebrad's chain over the edge (gRPC-web) and the origin (native gRPC) to the tip, roots equal to zebrad's z_gettreestate", async () => {
+      const tip = await zebrad.height();
+      const z = await zebrad.rpc<TreeStateAnswer>("z_gettreestate", [String(tip)]);
+      const zRoots = {
+        sapling: z.sapling?.commitments?.finalRoot ?? null,
+        orchard: z.orchard?.commitments?.finalRoot ?? null,
+      };
+      // The sends above made both trees non-empty.
+      expect(zRoots.sapling).not.toBeNull();
+      expect(zRoots.orchard).not.toBeNull();
+      for (const [transport, server] of [
+        ["grpc-web", all.edgeUrl],
+        ["grpc", all.originUrl],
+      ] as const) {
+        const r = ok(
+          await runWallet("sync", { ...receiverOptions, transport, server, walletDir: tempDir() }),
+          `sync over ${transport}`,
+        );
+        expect(r.tip, transport).toBe(tip);
+        expect(r.scannedTo, transport).toBe(tip);
+        expect(r.balances!.sapling.total).toBe(TO_SAPLING);
+        expect(r.balances!.orchard.total).toBe(TO_ORCHARD);
+        const roots = r.roots as { wallet: Record<string, string | null>; equal: boolean };
+        expect(roots.equal, transport).toBe(true);
+        expect(roots.wallet.sapling, `sapling root over ${transport}`).toBe(zRoots.sapling);
+        expect(roots.wallet.orchard, `orchard root over ${transport}`).toBe(zRoots.orchard);
+      }
+    }, 600_000);
+  },
+);
