@@ -45,6 +45,8 @@ export interface Zebrad {
   /** JSON-RPC URL, e.g. http://127.0.0.1:PORT/ (no auth: cookie auth is off). */
   url: string;
   minerAddress: string;
+  /** zebrad's process id (the bench reads its CPU time). */
+  pid: number;
   /** The config file written (the README recipe's keys). */
   configToml: string;
   /** One JSON-RPC call; throws with zebrad's error message. */
@@ -150,6 +152,7 @@ export async function startZebrad(options: ZebradOptions = {}): Promise<Zebrad> 
   return {
     url,
     minerAddress,
+    pid: child.pid!,
     configToml,
     rpc,
     async generate(n) {
