@@ -73,6 +73,7 @@ interface DecodedTx {
   vShieldedOutput?: unknown[];
   valueBalanceZat?: number;
   orchard?: { actions?: unknown[]; valueBalanceZat?: number };
+  ironwood?: { actions?: unknown[]; valueBalanceZat?: number };
 }
 
 interface Utxo {
@@ -84,10 +85,12 @@ interface Utxo {
   height: number;
 }
 
+type PoolTree = { commitments?: { finalRoot?: string; finalState?: string } };
 interface TreeStateAnswer {
   height: number;
-  sapling?: { commitments?: { finalRoot?: string } };
-  orchard?: { commitments?: { finalRoot?: string } };
+  sapling?: PoolTree;
+  orchard?: PoolTree;
+  ironwood?: PoolTree;
 }
 
 const display = (wire: Uint8Array) => Buffer.from(wire).reverse().toString("hex");
@@ -113,13 +116,56 @@ function ok(report: WalletReport, what: string): WalletReport {
 function zip317Fee(tx: DecodedTx): number {
   const transparent = Math.max(tx.vin.filter((i) => !i.coinbase).length, tx.vout.length);
   const sapling = Math.max(tx.vShieldedSpend?.length ?? 0, tx.vShieldedOutput?.length ?? 0);
-  const orchard = tx.orchard?.actions?.length ?? 0;
+  const orchard = (tx.orchard?.actions?.length ?? 0) + (tx.ironwood?.actions?.length ?? 0);
   return 5000 * Math.max(2, transparent + sapling + orchard);
 }
 
-describe.skipIf(!hasZebrad || !hasWalletHarness)(
-  "real money through lightedge over zebrad on Regtest",
-  () => {
+/** Net value leaving the Orchard-shaped pools (Orchard and Ironwood): negative when shielding. */
+const orchardishBalance = (tx: DecodedTx) =>
+  (tx.orchard?.valueBalanceZat ?? 0) + (tx.ironwood?.valueBalanceZat ?? 0);
+
+/**
+ * The two Regtest setups: NU5 only (the suite's default), and every upgrade through NU6.3 at 1 —
+ * zebrad 7.0.0 knows NU6.3 and the Ironwood pool. After NU6.3 the crates put Orchard-receiver
+ * payments to another wallet into Ironwood (the Orchard pool takes no cross-address outputs).
+ */
+const SETUPS = [
+  {
+    name: "NU5",
+    activationHeights: {},
+    upgrades: ["Overwinter", "Sapling", "Blossom", "Heartwood", "Canopy", "NU5"],
+    harness:
+      "overwinter=1,sapling=1,blossom=1,heartwood=1,canopy=1,nu5=1,nu6=none,nu6_1=none,nu6_2=none,nu6_3=none,nu7=none",
+    /** Where the shielded coinbase lands (the harness asks for Orchard change). */
+    shieldPool: "orchard",
+    /** Where the second send (to the receiver's Orchard-only address) lands. */
+    secondPool: "orchard",
+  },
+  {
+    name: "NU6.3 (Ironwood)",
+    activationHeights: { NU6: 1, "NU6.1": 1, "NU6.2": 1, "NU6.3": 1 },
+    upgrades: [
+      "Overwinter",
+      "Sapling",
+      "Blossom",
+      "Heartwood",
+      "Canopy",
+      "NU5",
+      "NU6",
+      "NU6.1",
+      "NU6.2",
+      "NU6.3",
+    ],
+    harness:
+      "overwinter=1,sapling=1,blossom=1,heartwood=1,canopy=1,nu5=1,nu6=1,nu6_1=1,nu6_2=1,nu6_3=1,nu7=none",
+    shieldPool: "ironwood",
+    secondPool: "ironwood",
+  },
+] as const;
+
+describe.skipIf(!hasZebrad || !hasWalletHarness).each(SETUPS)(
+  "real money through lightedge over zebrad on Regtest, $name",
+  (setup) => {
     let zebrad: Zebrad;
     let all: StartedAll;
     const dirs: string[] = [];
@@ -147,7 +193,7 @@ describe.skipIf(!hasZebrad || !hasWalletHarness)(
       );
       minerAddress = a.transparent!;
       receiver = { sapling: b.sapling!, orchard: b.orchard! };
-      zebrad = await startZebrad({ minerAddress });
+      zebrad = await startZebrad({ minerAddress, activationHeights: setup.activationHeights });
       const info = await zebrad.rpc<{ upgrades: Record<string, { name: string; activationheight: number }> }>(
         "getblockchaininfo",
       );
@@ -258,11 +304,9 @@ describe.skipIf(!hasZebrad || !hasWalletHarness)(
       return { txids: zTxids, utxos: zUtxos, balance: zBalance.balance };
     }
 
-    it("passes the wallet zebrad's own activation heights (no NU6.3 on zebrad 7.0.0's Regtest: no Ironwood)", () => {
-      expect(upgradeNames).toEqual(["Overwinter", "Sapling", "Blossom", "Heartwood", "Canopy", "NU5"]);
-      expect(regtestHeights).toBe(
-        "overwinter=1,sapling=1,blossom=1,heartwood=1,canopy=1,nu5=1,nu6=none,nu6_1=none,nu6_2=none,nu6_3=none,nu7=none",
-      );
+    it("passes the wallet zebrad's own activation heights", () => {
+      expect(upgradeNames).toEqual(setup.upgrades);
+      expect(regtestHeights).toBe(setup.harness);
     });
 
     it("answers the transparent-address RPCs for the miner address as zebrad does (before shielding)", async () => {
@@ -273,7 +317,7 @@ describe.skipIf(!hasZebrad || !hasWalletHarness)(
       expect(balance).toBe(utxos.reduce((s, u) => s + u.satoshis, 0));
     });
 
-    it("shields mature coinbase to Orchard through SendTransaction at the edge; zebrad mines it", async () => {
+    it("shields mature coinbase through SendTransaction at the edge; zebrad mines it", async () => {
       const before = await zebrad.rpc<Utxo[]>("getaddressutxos", [{ addresses: [minerAddress] }]);
       const shield = ok(
         await runWallet("shield", { ...miner, minConfirmations: COINBASE_MATURITY }),
@@ -283,14 +327,14 @@ describe.skipIf(!hasZebrad || !hasWalletHarness)(
       const txid = shield.txids![0]!;
       await expectInMempool(txid);
       const tx = await zebrad.rpc<DecodedTx>("getrawtransaction", [txid, 1]);
-      // ZIP 213: a coinbase spend has no transparent outputs; the crates shield to Orchard.
+      // ZIP 213: a coinbase spend has no transparent outputs.
       expect(tx.vout).toHaveLength(0);
       expect(tx.vShieldedOutput ?? []).toHaveLength(0);
       const spent = tx.vin.map((i) => before.find((u) => u.txid === i.txid && u.outputIndex === i.vout));
       expect(spent.every((u) => u !== undefined)).toBe(true);
       const inputs = spent.reduce((s, u) => s + u!.satoshis, 0);
-      // Orchard value balance is value leaving the pool: negative when shielding.
-      shielded = -(tx.orchard?.valueBalanceZat ?? 0);
+      // Value balance is value leaving the pool: negative when shielding.
+      shielded = -orchardishBalance(tx);
       const fee = inputs - shielded;
       expect(fee).toBe(zip317Fee(tx));
       fees.push(fee);
@@ -298,7 +342,8 @@ describe.skipIf(!hasZebrad || !hasWalletHarness)(
       expect(await zebrad.rpc<string[]>("getrawmempool")).not.toContain(txid);
       const after = ok(await runWallet("sync", miner), "miner sync");
       expect(after.tip).toBe(tip);
-      expect(after.balances!.orchard.total).toBe(shielded);
+      expect(after.balances![setup.shieldPool].total, `shielded into ${setup.shieldPool}`).toBe(shielded);
+      expect(after.balances!.orchard.total + after.balances!.ironwood.total).toBe(shielded);
       expect(after.balances!.sapling.total).toBe(0);
       const zBalance = await zebrad.rpc<{ balance: number }>("getaddressbalance", [
         { addresses: [minerAddress] },
@@ -323,7 +368,7 @@ describe.skipIf(!hasZebrad || !hasWalletHarness)(
         // Fully shielded: the fee is what leaves the shielded pools.
         expect(tx.vin).toHaveLength(0);
         expect(tx.vout).toHaveLength(0);
-        const fee = (tx.valueBalanceZat ?? 0) + (tx.orchard?.valueBalanceZat ?? 0);
+        const fee = (tx.valueBalanceZat ?? 0) + orchardishBalance(tx);
         expect(send.fee).toBe(fee);
         expect(fee).toBe(zip317Fee(tx));
         fees.push(fee);
@@ -333,23 +378,28 @@ describe.skipIf(!hasZebrad || !hasWalletHarness)(
       const received = ok(await runWallet("sync", receiverOptions), "receiver sync");
       expect(received.tip).toBe(tip);
       expect(received.balances!.sapling).toEqual({ total: TO_SAPLING, spendable: TO_SAPLING });
-      expect(received.balances!.orchard).toEqual({ total: TO_ORCHARD, spendable: TO_ORCHARD });
+      expect(received.balances![setup.secondPool]).toEqual({ total: TO_ORCHARD, spendable: TO_ORCHARD });
+      expect(received.balances!.orchard.total + received.balances!.ironwood.total).toBe(TO_ORCHARD);
       expect(received.balances!.transparent.total).toBe(0);
       const sent = ok(await runWallet("sync", miner), "miner sync");
       expect(sent.balances!.sapling.total).toBe(0);
-      expect(sent.balances!.orchard.total).toBe(shielded - TO_SAPLING - TO_ORCHARD - fees[1]! - fees[2]!);
+      expect(sent.balances!.orchard.total + sent.balances!.ironwood.total).toBe(
+        shielded - TO_SAPLING - TO_ORCHARD - fees[1]! - fees[2]!,
+      );
     }, 600_000);
 
     it("syncs zebrad's chain over the edge (gRPC-web) and the origin (native gRPC) to the tip, roots equal to zebrad's z_gettreestate", async () => {
       const tip = await zebrad.height();
       const z = await zebrad.rpc<TreeStateAnswer>("z_gettreestate", [String(tip)]);
-      const zRoots = {
-        sapling: z.sapling?.commitments?.finalRoot ?? null,
-        orchard: z.orchard?.commitments?.finalRoot ?? null,
+      // zebrad gives an empty tree's root too (finalState "000000"); the wallet says null.
+      const root = (pool: "sapling" | "orchard" | "ironwood") => {
+        const c = z[pool]?.commitments;
+        return c?.finalRoot === undefined || c.finalState === "000000" ? null : c.finalRoot;
       };
-      // The sends above made both trees non-empty.
+      const zRoots = { sapling: root("sapling"), orchard: root("orchard"), ironwood: root("ironwood") };
+      // The sends above made the Sapling tree and the second send's pool non-empty.
       expect(zRoots.sapling).not.toBeNull();
-      expect(zRoots.orchard).not.toBeNull();
+      expect(zRoots[setup.secondPool]).not.toBeNull();
       for (const [transport, server] of [
         ["grpc-web", all.edgeUrl],
         ["grpc", all.originUrl],
@@ -361,11 +411,12 @@ describe.skipIf(!hasZebrad || !hasWalletHarness)(
         expect(r.tip, transport).toBe(tip);
         expect(r.scannedTo, transport).toBe(tip);
         expect(r.balances!.sapling.total).toBe(TO_SAPLING);
-        expect(r.balances!.orchard.total).toBe(TO_ORCHARD);
+        expect(r.balances![setup.secondPool].total).toBe(TO_ORCHARD);
         const roots = r.roots as { wallet: Record<string, string | null>; equal: boolean };
         expect(roots.equal, transport).toBe(true);
         expect(roots.wallet.sapling, `sapling root over ${transport}`).toBe(zRoots.sapling);
         expect(roots.wallet.orchard, `orchard root over ${transport}`).toBe(zRoots.orchard);
+        expect(roots.wallet.ironwood, `ironwood root over ${transport}`).toBe(zRoots.ironwood);
       }
     }, 600_000);
   },
