@@ -67,6 +67,7 @@ function harnessHeights(upgrades: Record<string, { name: string; activationheigh
 
 interface DecodedTx {
   txid: string;
+  version: number;
   vin: { coinbase?: string; txid?: string; vout?: number }[];
   vout: { valueZat: number }[];
   vShieldedSpend?: unknown[];
@@ -355,10 +356,10 @@ describe.skipIf(!hasZebrad || !hasWalletHarness).each(SETUPS)(
       expect(utxos.some((u) => spent.some((s) => s!.txid === u.txid))).toBe(false);
     }, 600_000);
 
-    it("sends Sapling and Orchard notes to a second wallet through the edge; balances are exactly what the transactions say", async () => {
-      for (const [to, amount] of [
-        [receiver.sapling, TO_SAPLING],
-        [receiver.orchard, TO_ORCHARD],
+    it(`sends Sapling and ${setup.secondPool} notes to a second wallet through the edge; balances are exactly what the transactions say`, async () => {
+      for (const [to, amount, pool] of [
+        [receiver.sapling, TO_SAPLING, "sapling"],
+        [receiver.orchard, TO_ORCHARD, setup.secondPool],
       ] as const) {
         const send = ok(await runWallet("send", { ...miner, to, amount }), `send ${amount} to ${to}`);
         expect(send.txids).toHaveLength(1);
@@ -368,6 +369,10 @@ describe.skipIf(!hasZebrad || !hasWalletHarness).each(SETUPS)(
         // Fully shielded: the fee is what leaves the shielded pools.
         expect(tx.vin).toHaveLength(0);
         expect(tx.vout).toHaveLength(0);
+        // The payment's pool has outputs; an Ironwood bundle exists only in v6 (ZIP 229).
+        const outputs = pool === "sapling" ? tx.vShieldedOutput?.length : tx[pool]?.actions?.length;
+        expect(outputs ?? 0, `${pool} outputs`).toBeGreaterThan(0);
+        if (pool === "ironwood") expect(tx.version).toBe(6);
         const fee = (tx.valueBalanceZat ?? 0) + orchardishBalance(tx);
         expect(send.fee).toBe(fee);
         expect(fee).toBe(zip317Fee(tx));
