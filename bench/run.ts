@@ -31,10 +31,12 @@ const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
   soak: () => import("./scenarios/soak.ts"),
   // Mainnet at full height (bench/scale/).
   scale: () => import("./scenarios/scale.ts"),
+  // A real zebrad on Regtest (scripts/ensure-zebrad.sh): index rate vs the node's raw delivery.
+  "zebrad-index": () => import("./scenarios/zebrad-index.ts"),
 };
 
 /** Scenarios that run only when named with --only (never in the default run or --quick). */
-const OPT_IN: ReadonlySet<string> = new Set(["soak", "scale"]);
+const OPT_IN: ReadonlySet<string> = new Set(["soak", "scale", "zebrad-index"]);
 
 const FULL: BenchSettings = {
   blocks: 200_000,
@@ -113,6 +115,8 @@ async function main(): Promise<number> {
       // Read by scenarios/scale.ts: payload scale of the generated store (default 0.02) and its height.
       "payload-scale": { type: "string" },
       "scale-to": { type: "string" },
+      // Read by scenarios/zebrad-index.ts: Regtest blocks zebrad mines (default 20,000).
+      "zebrad-blocks": { type: "string" },
     },
   });
   const quick = values.quick === true;

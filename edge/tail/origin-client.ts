@@ -10,6 +10,14 @@ import { type ReadFrame, readFrames } from "../wire/frame-reader.ts";
 
 /** The issue's bound: with the origin down, tail and node-only calls fail within 1 s. */
 export const ORIGIN_HEADERS_TIMEOUT_MS = 1_000;
+/**
+ * SendTransaction answers only once the node has verified the transaction: zebrad's
+ * `sendrawtransaction` waits for the mempool's verifier (zebra-rpc `send_raw_transaction`), which
+ * checks every proof and signature — seconds for a shielded transaction on a small machine. Its
+ * headers wait that long; an origin that is down still fails at once (connection refused), and the
+ * client's own deadline still applies.
+ */
+export const SEND_TRANSACTION_HEADERS_TIMEOUT_MS = 30_000;
 /** Header carrying the shared secret the origin checks on every proxied request. */
 export const SECRET_HEADER = "x-lightedge-secret";
 /** Largest message accepted from the origin: the 2 MB block limit plus generous framing slack. */
@@ -75,7 +83,9 @@ function createOriginFetch(secret: string): typeof fetch {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const rpc = url.pathname.split("/").pop() ?? "origin";
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error("origin timeout")), ORIGIN_HEADERS_TIMEOUT_MS);
+    const headersTimeoutMs =
+      rpc === "SendTransaction" ? SEND_TRANSACTION_HEADERS_TIMEOUT_MS : ORIGIN_HEADERS_TIMEOUT_MS;
+    const timer = setTimeout(() => controller.abort(new Error("origin timeout")), headersTimeoutMs);
     const caller = init?.signal ?? undefined;
     if (caller?.aborted) controller.abort(caller.reason);
     else caller?.addEventListener("abort", () => controller.abort(caller.reason), { once: true });

@@ -95,6 +95,8 @@ export interface WalletOptions {
   pool?: ShieldedPool;
   count?: number;
   height?: number;
+  /** shield: only transparent outputs with this many confirmations (100 for coinbase maturity). */
+  minConfirmations?: number;
   /** Kill the harness after this long (default 10 min: proofs and long syncs are slow). */
   timeoutMs?: number;
 }
@@ -114,6 +116,7 @@ const flags: Record<Exclude<keyof WalletOptions, "timeoutMs">, string> = {
   pool: "--pool",
   count: "--count",
   height: "--height",
+  minConfirmations: "--min-confirmations",
 };
 
 /** The command line for `options` (exported for tests of the wrapper itself). */

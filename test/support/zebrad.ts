@@ -39,12 +39,19 @@ export interface ZebradOptions {
   minerAddress?: string;
   /** NU5 activation height (default 1: every block from 1 on is NU5, v5 transactions allowed). */
   nu5Height?: number;
+  /**
+   * Later upgrades' activation heights, by zebrad's config names (`NU6`, `"NU6.1"`, …), written
+   * after NU5 in `[network.testnet_parameters.activation_heights]`; none by default.
+   */
+  activationHeights?: Record<string, number>;
 }
 
 export interface Zebrad {
   /** JSON-RPC URL, e.g. http://127.0.0.1:PORT/ (no auth: cookie auth is off). */
   url: string;
   minerAddress: string;
+  /** zebrad's process id (the bench reads its CPU time). */
+  pid: number;
   /** The config file written (the README recipe's keys). */
   configToml: string;
   /** One JSON-RPC call; throws with zebrad's error message. */
@@ -64,7 +71,11 @@ export function regtestConfig(o: {
   stateDir: string;
   minerAddress: string;
   nu5Height: number;
+  activationHeights?: Record<string, number>;
 }): string {
+  const later = Object.entries(o.activationHeights ?? {})
+    .map(([name, height]) => `${/^[A-Za-z0-9_]+$/.test(name) ? name : JSON.stringify(name)} = ${height}\n`)
+    .join("");
   return `[network]
 network = "Regtest"
 listen_addr = "127.0.0.1:${o.p2pPort}"
@@ -74,7 +85,7 @@ cache_dir = false
 
 [network.testnet_parameters.activation_heights]
 NU5 = ${o.nu5Height}
-
+${later}
 [mining]
 miner_address = "${o.minerAddress}"
 
@@ -103,6 +114,7 @@ export async function startZebrad(options: ZebradOptions = {}): Promise<Zebrad> 
     stateDir: join(dir, "state"),
     minerAddress,
     nu5Height: options.nu5Height ?? 1,
+    activationHeights: options.activationHeights,
   });
   const configPath = join(dir, "zebrad.toml");
   writeFileSync(configPath, configToml);
@@ -150,6 +162,7 @@ export async function startZebrad(options: ZebradOptions = {}): Promise<Zebrad> 
   return {
     url,
     minerAddress,
+    pid: child.pid!,
     configToml,
     rpc,
     async generate(n) {

@@ -26,7 +26,7 @@ const USAGE: &str = "usage: lightedge-wallet <sync|address|send|shield|fund> [op
   --birthday H              account birthday (default: sapling activation, 1 on regtest)
   --batch-size N            sync batch (default 100)
   send --to ADDR --amount ZAT [--memo TEXT]
-  shield
+  shield [--min-confirmations N]   default: the library's minimum (ConfirmationsPolicy::MIN)
   fund --to ADDR --amount ZAT --pool transparent|sapling|orchard|ironwood [--count N] --height H";
 
 #[derive(Default)]
@@ -46,6 +46,7 @@ pub struct Args {
     pub pool: Option<String>,
     pub count: Option<u32>,
     pub height: Option<u32>,
+    pub min_confirmations: Option<u32>,
 }
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
@@ -72,6 +73,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             "--pool" => args.pool = Some(value()?),
             "--count" => args.count = Some(num(flag, value()?)?),
             "--height" => args.height = Some(num(flag, value()?)?),
+            "--min-confirmations" => args.min_confirmations = Some(num(flag, value()?)?),
             other => return Err(format!("unknown option {other:?}")),
         }
     }
@@ -137,7 +139,7 @@ async fn run(args: &Args, out: &mut Map<String, Value>) -> Outcome {
                 if args.command == "send" {
                     tx::send(args, &mut db, &mut client, &params, account, usk, out).await
                 } else {
-                    tx::shield(&mut db, &mut client, &params, account, usk, out).await
+                    tx::shield(&mut db, &mut client, &params, account, usk, args.min_confirmations, out).await
                 }
             }
             .await)

@@ -135,6 +135,7 @@ pub async fn shield(
     params: &Params,
     account: AccountUuid,
     usk: UnifiedSpendingKey,
+    min_confirmations: Option<u32>,
     out: &mut Map<String, Value>,
 ) -> Result<(), String> {
     let from: Vec<_> = db
@@ -149,8 +150,18 @@ pub async fn shield(
         ShieldedPool::Orchard,
         DustOutputPolicy::default(),
     );
-    // Shields every transparent output, coinbase included (ZIP 213 lets coinbase go to a
-    // shielded pool; the input selector enforces coinbase maturity).
+    // Shields every transparent output with enough confirmations, coinbase included (ZIP 213
+    // lets coinbase go to a shielded pool). The wallet learns its UTXOs from GetAddressUtxos,
+    // which does not say which are coinbase, so it cannot apply coinbase maturity itself (a
+    // node refuses "immature transparent coinbase spend"): a caller shielding coinbase passes
+    // `--min-confirmations 100` (protocol spec §7.1.2).
+    let confirmations = match min_confirmations {
+        None => ConfirmationsPolicy::MIN,
+        Some(n) => ConfirmationsPolicy::new_symmetrical(
+            std::num::NonZeroU32::new(n).ok_or("shield: --min-confirmations must be at least 1")?,
+            false,
+        ),
+    };
     let txids = shield_transparent_funds(
         db,
         params,
@@ -164,7 +175,7 @@ pub async fn shield(
         &SpendingKeys::from_unified_spending_key(usk),
         &from,
         account,
-        ConfirmationsPolicy::MIN,
+        confirmations,
     )
     .map_err(|e| format!("shielding: {e}"))?;
     let txids: Vec<TxId> = txids.into_iter().collect();
