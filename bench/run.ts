@@ -25,7 +25,12 @@ const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
   "wallet-download": () => import("./scenarios/wallet-download.ts"),
   efficiency: () => import("./scenarios/efficiency.ts"),
   ghz: () => import("./scenarios/ghz.ts"),
+  "wallet-sync": () => import("./scenarios/wallet-sync.ts"),
 };
+
+// A real wallet (the Rust harness in test/wallet) syncing from the edge and the origin: minutes of
+// scanning, so the full run only; `--only wallet-sync` picks it in any run.
+const FULL_RUN_ONLY = new Set(["wallet-sync"]);
 
 const FULL: BenchSettings = {
   blocks: 200_000,
@@ -114,6 +119,7 @@ async function main(): Promise<number> {
   try {
     for (const [name, load] of Object.entries(scenarios)) {
       if (only && !only.includes(name)) continue;
+      if (quick && !only && FULL_RUN_ONLY.has(name)) continue;
       const { scenario } = await load();
       const started = performance.now();
       process.stderr.write(`bench: ${name}…\n`);
