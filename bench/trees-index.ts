@@ -55,7 +55,7 @@ const config = {
   rangeSize: RANGE,
   activations: { sapling: 0, orchard: 0 },
 };
-const thread = createTreeStateThread({ config, write: async () => {}, ironwood: async () => "" });
+const thread = createTreeStateThread({ config, write: async () => {} });
 thread.start({ height: -1, sapling: "000000", orchard: "000000" }, []);
 let t = performance.now();
 for (const b of blocks) thread.append([b]);

@@ -50,8 +50,10 @@ function readerFor(s: EdgeServices, network: string): TreeStateReader {
 }
 
 /**
- * GetTreeState, GetLatestTreeState and GetSubtreeRoots from the stored tree-state objects (issue
- * 10): a sealed height is one cached table lookup plus one ranged read. Heights above the sealed
+ * GetTreeState, GetLatestTreeState and GetSubtreeRoots from the stored tree-state objects the
+ * origin computed (all three pools; origin/treestate/README.md): a sealed height is one cached table
+ * lookup plus one ranged read. A subtree chunk not stored (history before the origin's start, or
+ * not written yet) sends the whole GetSubtreeRoots to the origin, which serves the same roots. Heights above the sealed
  * tip, ranges not backfilled yet and unknown hashes go to `fallback` (the origin proxy); with no
  * origin, a height above the sealed tip is OutOfRange and an unknown hash NotFound.
  */
@@ -141,7 +143,7 @@ async function* subtreeRoots(
         `${rpc}: unknown shielded protocol ${arg.shieldedProtocol}`,
       );
     const head = await s.heads.head(network);
-    if (head?.tip && pool !== "ironwood") {
+    if (head?.tip) {
       const meta = await s.metas.meta(network, head.rangeSize, lastRangeIndex(head));
       const treeSize = blockInfo(meta, head.tip.height).treeSizes[pool];
       roots = await readSubtreeRoots(objectReadBytes(s.reader), network, {
@@ -163,10 +165,12 @@ async function* subtreeRoots(
     yield* fallback.getSubtreeRoots(arg, ctx) as AsyncIterable<SubtreeRoot>;
     return;
   }
+  // completingBlockHash in DISPLAY order, as lightwalletd sends it (frontend/service.go
+  // GetSubtreeRoots: hash32.ReverseSlice of the internal-order hash); chunks store the wire order.
   for (const r of roots)
     yield create(SubtreeRootSchema, {
       rootHash: r.root,
-      completingBlockHash: r.completingWireHash,
+      completingBlockHash: r.completingWireHash.slice().reverse(),
       completingBlockHeight: BigInt(r.completingHeight),
     });
 }

@@ -1,4 +1,5 @@
 import { sha256d } from "../chain/hashes.ts";
+import { jubjubKeys, pallasKeys, pointIndex } from "./points.ts";
 import type { BlockRandom } from "./prng.ts";
 import { TEMPLATE_COUNT, type TxTemplate, templates } from "./tx-templates.ts";
 import { type ActionPieces, fastTxid, type SaplingPieces, type V5Pieces } from "./txid-fast.ts";
@@ -7,9 +8,15 @@ import { ByteWriter } from "./writer.ts";
 /**
  * Synthetic v4/v5/v6 transactions in the exact wire layouts (ZIP 225 v5, ZIP 229 v6, protocol
  * spec §7.1 v4). Compact parts (nullifiers, cmu/cmx, epk, the first 52 ciphertext bytes) are
- * keystream bytes; everything a light client never sees comes from tx-templates.ts. Commitments
- * and anchors get their top two bits cleared so they are canonical field elements (< 2^254 is
- * below both the Jubjub base field and the Pallas base field moduli), which tree code can hash.
+ * keystream bytes; everything a light client never sees comes from tx-templates.ts. Every compact
+ * field decodes as a wallet decodes it (zcash_client_backend rejects a block with
+ * `ScanError::EncodingInvalid` otherwise):
+ * - Sapling `cmu`, Orchard/Ironwood `cmx` and `nf`, and anchors get their top two bits cleared:
+ *   < 2^254 is a canonical element of both the Jubjub base field (BLS12-381's r ≈ 2^254.86) and
+ *   the Pallas base field (p > 2^254), so tree code can hash them too;
+ * - Sapling spend nullifiers are 32 free bytes (a PRF output, not a field element);
+ * - ephemeral keys are valid compressed points from a precomputed table (points.ts), picked by
+ *   two keystream bytes, so nothing costs per output.
  */
 
 const V4 = { header: 0x80000004, group: 0x892f2085 };
@@ -83,10 +90,16 @@ function writeTransparent(w: ByteWriter, shape: TxShape, outputs: Uint8Array): v
   w.bytes(outputs);
 }
 
-/** Compact parts of m outputs: cmu‖epk‖enc[..52] (116 bytes) each, cmu canonical. */
+/** Compact parts of m outputs: cmu‖epk‖enc[..52] (116 bytes) each; cmu canonical, epk a Jubjub point. */
 function outputCompacts(rand: BlockRandom, m: number): Uint8Array {
   const c = rand.bytes(116 * m);
-  for (let i = 0; i < m; i++) canonical(c, 116 * i);
+  const keys = m > 0 ? jubjubKeys() : undefined;
+  for (let i = 0; i < m; i++) {
+    const at = 116 * i;
+    canonical(c, at);
+    const k = pointIndex(c, at + 32);
+    c.set(keys!.subarray(32 * k, 32 * k + 32), at + 32);
+  }
   return c;
 }
 
@@ -154,9 +167,17 @@ function writeSaplingV5(w: ByteWriter, shape: TxShape, rand: BlockRandom): Sapli
 function writeActions(w: ByteWriter, count: number, rand: BlockRandom, flags: number): ActionPieces {
   const template = count === 0 ? 0 : rand.int(TEMPLATE_COUNT);
   const t = templates[template]!;
-  // Per action nf‖cmx‖epk‖enc[..52]: the ZIP 244 compact part, cmx canonical.
+  // Per action nf‖cmx‖epk‖enc[..52]: the ZIP 244 compact part; nf and cmx canonical Pallas base
+  // field elements, epk a Pallas point.
   const compact = rand.bytes(148 * count);
-  for (let i = 0; i < count; i++) canonical(compact, 148 * i + 32);
+  const keys = count > 0 ? pallasKeys() : undefined;
+  for (let i = 0; i < count; i++) {
+    const at = 148 * i;
+    canonical(compact, at);
+    canonical(compact, at + 32);
+    const k = pointIndex(compact, at + 64);
+    compact.set(keys!.subarray(32 * k, 32 * k + 32), at + 64);
+  }
   const valueBalance = new Uint8Array(8);
   const anchor = count === 0 ? valueBalance : fieldElement(rand);
   w.compactSize(count);

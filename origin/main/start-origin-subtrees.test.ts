@@ -21,8 +21,18 @@ import { type RunningOrigin, startOrigin } from "./start-origin.ts";
 
 const BLOCKS = 30;
 const RANGE = 5;
+const POOLS = ["sapling", "orchard", "ironwood"] as const;
 /** Leaves before the test chain's first: a few blocks in, subtree 0 of each pool completes. */
-const BEFORE = { sapling: SUBTREE_LEAF_COUNT - 10, orchard: SUBTREE_LEAF_COUNT - 6 };
+const BEFORE = {
+  sapling: SUBTREE_LEAF_COUNT - 10,
+  orchard: SUBTREE_LEAF_COUNT - 6,
+  ironwood: SUBTREE_LEAF_COUNT - 5,
+};
+const PROTOCOL = {
+  sapling: ShieldedProtocol.sapling,
+  orchard: ShieldedProtocol.orchard,
+  ironwood: ShieldedProtocol.ironwood,
+};
 
 /** Root of the 2^16-leaf subtree a naive legacy tree of exactly 2^16 leaves holds (left, right, parents 0..14). */
 function naiveSubtreeRoot(pool: TreePool, t: LegacyTree): Uint8Array {
@@ -50,10 +60,14 @@ afterAll(async () => {
 
 describe("startOrigin with a frontier just short of a subtree boundary (test hook)", () => {
   it("stores each completed subtree's root, completing height and hash as a naive tree computes them", async () => {
-    const start = { sapling: fakeLegacy(BEFORE.sapling, 7), orchard: fakeLegacy(BEFORE.orchard, 70) };
+    const start = {
+      sapling: fakeLegacy(BEFORE.sapling, 7),
+      orchard: fakeLegacy(BEFORE.orchard, 70),
+      ironwood: fakeLegacy(BEFORE.ironwood, 700),
+    };
     const config = loadOriginConfig([
       ...["--node", dev.url, "--network", "regtest", "--store", `dir:${join(dir, "store")}`],
-      ...["--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", "--admin", "off"],
+      ...["--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0"],
       ...["--range-size", String(RANGE), "--seal-depth", "3", "--poll-ms", "30", "--log-level", "warn"],
     ]);
     origin = await startOrigin(config, {
@@ -61,6 +75,7 @@ describe("startOrigin with a frontier just short of a subtree boundary (test hoo
         height: -1,
         sapling: serializeFinalState(start.sapling),
         orchard: serializeFinalState(start.orchard),
+        ironwood: serializeFinalState(start.ironwood),
       },
     });
     const end = Date.now() + 15_000;
@@ -73,15 +88,16 @@ describe("startOrigin with a frontier just short of a subtree boundary (test hoo
     const trees = { ...start };
     const sizes = { ...BEFORE };
     const expected: Partial<Record<TreePool, { root: Uint8Array; height: number; hash: Uint8Array }>> = {};
-    const states: { sapling: string; orchard: string }[] = [];
+    const states: Record<TreePool, string>[] = [];
     const client = clientFor("connect", origin.url);
     const range = { start: { height: 0n }, end: { height: BigInt(BLOCKS - 1) }, poolTypes: [] };
     for await (const block of client.getBlockRange(range)) {
       const leaves = {
         sapling: block.vtx.flatMap((tx) => tx.outputs.map((o) => o.cmu)),
         orchard: block.vtx.flatMap((tx) => tx.actions.map((a) => a.cmx)),
+        ironwood: block.vtx.flatMap((tx) => tx.ironwoodActions.map((a) => a.cmx)),
       };
-      for (const pool of ["sapling", "orchard"] as const)
+      for (const pool of POOLS)
         for (const cm of leaves[pool]) {
           trees[pool] = naiveAppend(pool, trees[pool], cm);
           if (++sizes[pool] === SUBTREE_LEAF_COUNT)
@@ -94,10 +110,11 @@ describe("startOrigin with a frontier just short of a subtree boundary (test hoo
       states.push({
         sapling: serializeFinalState(trees.sapling),
         orchard: serializeFinalState(trees.orchard),
+        ironwood: serializeFinalState(trees.ironwood),
       });
     }
     const store = createDirectoryStore(join(dir, "store"));
-    for (const pool of ["sapling", "orchard"] as const) {
+    for (const pool of POOLS) {
       const want = expected[pool]!;
       expect(want.height).toBeLessThan(BLOCKS - RANGE); // sealed, so its chunk is written
       const read = (k: string, r?: { offset: number; length: number }) => store.get(k, r);
@@ -114,14 +131,39 @@ describe("startOrigin with a frontier just short of a subtree boundary (test hoo
     }
     // GetTreeState across the boundary, sealed and tail heights alike.
     const grpc = clientFor("grpc", origin.url);
-    for (const h of [0, expected.sapling!.height, expected.orchard!.height, BLOCKS - 2, BLOCKS - 1]) {
+    const boundaries = POOLS.map((p) => expected[p]!.height);
+    for (const h of [0, ...boundaries, BLOCKS - 2, BLOCKS - 1]) {
       const state = await grpc.getTreeState({ height: BigInt(h) });
-      expect([h, state.saplingTree, state.orchardTree]).toEqual([h, states[h]!.sapling, states[h]!.orchard]);
+      expect([h, state.saplingTree, state.orchardTree, state.ironwoodTree]).toEqual([
+        h,
+        states[h]!.sapling,
+        states[h]!.orchard,
+        states[h]!.ironwood,
+      ]);
     }
-    // The served tip's tree size (the dev chain's own, far below 2^16) bounds GetSubtreeRoots.
-    const rpcRoots = [];
-    for await (const r of grpc.getSubtreeRoots({ shieldedProtocol: ShieldedProtocol.sapling }))
-      rpcRoots.push(r);
-    expect(rpcRoots).toEqual([]);
+    // GetSubtreeRoots serves the roots the origin computed for every pool (not the dev node's,
+    // whose tree is far below 2^16), completingBlockHash in display order as lightwalletd.
+    for (const pool of POOLS) {
+      const want = expected[pool]!;
+      const rpcRoots = [];
+      for await (const r of grpc.getSubtreeRoots({ shieldedProtocol: PROTOCOL[pool] })) rpcRoots.push(r);
+      expect(
+        rpcRoots.map((r) => [pool, Buffer.from(r.rootHash).toString("hex"), r.completingBlockHeight]),
+      ).toEqual([[pool, Buffer.from(want.root).toString("hex"), BigInt(want.height)]]);
+      expect(Buffer.from(rpcRoots[0]!.completingBlockHash)).toEqual(Buffer.from(want.hash).reverse());
+    }
+    // The node's tree states differ from ours (our start frontier is made up): the alarm counts
+    // them per pool; ours are still the ones served (above).
+    const mismatches = async () => {
+      const text = await (await fetch(`${origin.adminUrl}/metrics`)).text();
+      return POOLS.map((p) => {
+        const m = new RegExp(`lightedge_treestate_node_mismatch_total\\{pool="${p}"\\} (\\d+)`).exec(text);
+        return Number(m?.[1] ?? 0);
+      });
+    };
+    const end2 = Date.now() + 15_000;
+    while ((await mismatches()).some((n) => n === 0) && Date.now() < end2)
+      await new Promise((r) => setTimeout(r, 50));
+    expect((await mismatches()).every((n) => n > 0)).toBe(true);
   }, 60_000);
 });

@@ -21,7 +21,7 @@ export interface StartOriginOptions {
   nodeClient?: NodeClient;
   /** Called once the RPC port is bound, before the indexer bootstraps from the store. */
   onListening?: (url: string) => void;
-  /** Tree states: override the dev-node detection (true = the node's z_gettreestate is a placeholder). */
+  /** Tree states: true = hash from the index's start however far the node's tip (default: regtest or a synthetic dev chain). */
   syntheticChain?: boolean;
   /** Test hook: the frontier the tree-state producer starts from (instead of store/node/genesis). */
   treeStart?: TreeStateStart;
@@ -67,6 +67,7 @@ export async function startOrigin(
     rangeSize: config.rangeSize,
     node,
     log,
+    registry,
     synthetic: options.syntheticChain,
     start: options.treeStart,
     onEvent: status.note,

@@ -1,6 +1,14 @@
 import type { Logger } from "pino";
+import type { Registry } from "prom-client";
 import { LightedgeError } from "../../proto/errors.ts";
-import { createTreeStateReader, type TreeStateView } from "../../proto/treestate/index.ts";
+import {
+  createTreeStateReader,
+  legacyTreeSize,
+  parseFinalState,
+  SUBTREE_LEAF_COUNT,
+  type SubtreePool,
+  type TreeStateView,
+} from "../../proto/treestate/index.ts";
 import type { Network } from "../config.ts";
 import type { ChainView, IndexHooks } from "../index/index.ts";
 import { retrying } from "../index/retry.ts";
@@ -17,7 +25,8 @@ import {
   type TreeStateStart,
   type TreeStateThread,
 } from "../treestate/index.ts";
-import { nodeFinalState } from "../treestate/node-final-state.ts";
+import { createTreeStateMetrics } from "../treestate/metrics.ts";
+import { createNodeCheck } from "../treestate/node-check.ts";
 import { seedLedger } from "../treestate/seed-ledger.ts";
 import { resolveTreeStart, type TreeStartSource, treeActivations } from "../treestate/tree-start.ts";
 import { producerBlocksFrom } from "../treestate/view-blocks.ts";
@@ -30,7 +39,13 @@ export interface TreeStateWiringOptions {
   rangeSize: number;
   node: TreeStateSource & NodeInfoSource;
   log: Logger;
-  /** True for the dev node's synthetic chain (its z_gettreestate is a placeholder); default: detect. */
+  /** The origin's metrics registry: the node-comparison alarm is registered there. */
+  registry?: Registry;
+  /**
+   * True for a chain whose history the origin hashes from genesis however long it is (regtest and
+   * the dev node's synthetic chains are; default: detect). Not a statement about the node's values:
+   * those are compared everywhere.
+   */
   synthetic?: boolean;
   /** Test hook: start the producer from this frontier instead of resolving one. */
   start?: TreeStateStart;
@@ -47,6 +62,8 @@ export interface TreeStateWiring {
   begin(view: ChainView): Promise<void>;
   /** First height with a computed tree state (undefined: node only). */
   coveredFrom(): number | undefined;
+  /** Resolves once every queued comparison with the node has run (tests). */
+  checked(): Promise<void>;
   /**
    * Resolves once tree states through `height` are computed and the objects of every range sealed
    * by then are stored (tests, benchmarks); at once when no producer runs.
@@ -64,13 +81,17 @@ const RESUME_SEARCH = 64;
 /** How long `close()` lets the worker finish objects of ranges already sealed. */
 const CLOSE_DRAIN_MS = 2_000;
 
+/** At most one comparison of the tail tip with the node per this many ms. */
+const TIP_CHECK_MS = 10_000;
+
 /**
- * Where to start following: `height`, unless a real node's tip is far ahead (an initial sync of
- * mainnet from genesis would hash all of history; the backfill does that on several worker
- * threads). Then a range boundary a range below the node's tip, from its z_gettreestate.
+ * Where to start following: `height`, unless a mainnet/testnet node's tip is far ahead (an initial
+ * sync from genesis would hash all of history; the backfill does that on several worker threads).
+ * Then a range boundary a range below the node's tip, from its z_gettreestate. Regtest and
+ * synthetic chains are always hashed from where the origin's index starts (genesis by default).
  */
-function catchUpHeight(height: number, info: NodeInfo, rangeSize: number, synthetic: boolean): number {
-  if (synthetic || info.blocks - height <= FOLLOW_LIMIT) return height;
+function catchUpHeight(height: number, info: NodeInfo, rangeSize: number, fromGenesis: boolean): number {
+  if (fromGenesis || info.blocks - height <= FOLLOW_LIMIT) return height;
   return (Math.floor(info.blocks / rangeSize) - 1) * rangeSize - 1;
 }
 
@@ -95,30 +116,78 @@ async function newestStored(
   return height;
 }
 
+/** The pool's subtree count in a finalState ("" = none). */
+const completedSubtrees = (finalState: string | undefined) =>
+  finalState ? Math.floor(legacyTreeSize(parseFinalState(finalState)) / SUBTREE_LEAF_COUNT) : 0;
+
 /**
- * Tree states while indexing (issue 10; origin/treestate/README.md), on a worker thread: the hooks
- * only post messages (a block's leaves, rollbacks, sealed ranges), so indexing never waits for
- * hashing and sealing never waits for tree objects, which are stored when the worker finishes
- * them. Hook calls before the start frontier is known are queued and replayed in order; until then
- * (node info and one stored read) sealing waits, so no sealed range is missed.
+ * Tree states while indexing (origin/treestate/README.md), on a worker thread: the hooks only post
+ * messages (a block's leaves, rollbacks, sealed ranges), so indexing never waits for hashing and
+ * sealing never waits for tree objects, which are stored when the worker finishes them. Hook calls
+ * before the start frontier is known are queued and replayed in order; until then (node info and
+ * one stored read) sealing waits, so no sealed range is missed. Once a range's objects are stored
+ * its last tree state and completed subtrees are compared with the node's (node-check.ts).
  */
 export function createTreeStateWiring(o: TreeStateWiringOptions): TreeStateWiring {
   const controller = new AbortController();
   let live = false;
-  let synthetic = o.synthetic ?? false;
   let queue: (() => void)[] = [];
   let release: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const ironwood = (height: number) => nodeFinalState(o.node, height, "ironwood");
   /** Started once the node's activation heights are known; undefined = node fallback only. */
   let thread: TreeStateThread | undefined;
   let from: number | undefined;
+  /** Per pool: subtrees complete before the start (their roots are the node's). */
+  let floorIndex: Record<SubtreePool, number> | undefined;
+  let lastTipCheck = 0;
   const later = (call: () => void) => (live ? call() : queue.push(call));
 
+  const tailView = async (height: number) => {
+    const t = thread;
+    if (t === undefined || height <= t.storedThrough() || height > t.processed()) return undefined;
+    return t.tailView(height);
+  };
+  const service = createTreeStateService({
+    store: o.store,
+    network: o.network,
+    rangeSize: o.rangeSize,
+    tail: tailView,
+    storedThrough: () => thread?.storedThrough(),
+    floorCompleted: (pool) => floorIndex?.[pool],
+    missing(height) {
+      // A height the worker will compute: ours is the value served, so not the node's meanwhile.
+      if (thread !== undefined && !thread.failed() && from !== undefined && height >= from)
+        throw new LightedgeError(
+          "unavailable",
+          "GetTreeState",
+          `GetTreeState: tree state at ${height} not computed yet`,
+        );
+    },
+  });
+  const check = createNodeCheck({
+    node: o.node,
+    log: o.log,
+    metrics: o.registry ? createTreeStateMetrics(o.registry) : undefined,
+    ours: (h) => service.treeState(h),
+  });
+
   const hooks: IndexHooks = {
-    onAppend: (blocks) => later(() => thread?.append(blocks)),
+    onAppend: (blocks) =>
+      later(() => {
+        thread?.append(blocks);
+        const now = Date.now();
+        if (thread !== undefined && blocks.length > 0 && now - lastTipCheck >= TIP_CHECK_MS) {
+          lastTipCheck = now;
+          const tip = blocks[blocks.length - 1]!.height;
+          // Once the worker has hashed it (a few ms behind), never holding up indexing.
+          void thread.settled(tip).then(
+            () => check.add({ kind: "tip", height: tip }),
+            () => {},
+          );
+        }
+      }),
     onRollback: (height) => later(() => thread?.rollback(height)),
     rangeObjects: async (index, blocks) => {
       if (!live) await ready;
@@ -138,50 +207,30 @@ export function createTreeStateWiring(o: TreeStateWiringOptions): TreeStateWirin
     );
 
   const startFrom = async (v: ChainView, info: NodeInfo) => {
-    synthetic = o.synthetic ?? isSyntheticNode(info);
+    const fromGenesis = o.synthetic ?? (o.network === "regtest" || isSyntheticNode(info));
     const activations = treeActivations(info);
     const sealed = v.sealedTip();
     const reader = createTreeStateReader({ read: (k, r) => o.store.get(k, r), network: o.network });
     const stored = (h: number) => reader.at(o.rangeSize, h);
-    let height = catchUpHeight(sealed >= v.floor() ? sealed : v.floor() - 1, info, o.rangeSize, synthetic);
+    let height = catchUpHeight(sealed >= v.floor() ? sealed : v.floor() - 1, info, o.rangeSize, fromGenesis);
     if (height === sealed && height >= 0) height = await newestStored(height, o.rangeSize, stored);
     const resolved: { start: TreeStateStart; source: TreeStartSource | "given" } | undefined = o.start
       ? { start: o.start, source: "given" }
-      : await resolveTreeStart({ height, stored, activations, node: synthetic ? undefined : o.node });
+      : await resolveTreeStart({ height, stored, activations, node: o.node });
     const roots: SeededRoot[] = [];
     if (resolved) {
       const capture: SubtreeLedger = {
         ...createSubtreeLedger(),
         add: (pool, index, root) => void roots.push({ pool, index, root }),
       };
-      await seedLedger(o.store, o.network, capture, resolved.start);
+      await seedLedger(o.store, o.network, capture, resolved.start, o.node);
     }
     return { resolved, roots, activations };
   };
 
-  const tailView = async (height: number) => {
-    const t = thread;
-    if (t === undefined || height <= t.storedThrough() || height > t.processed()) return undefined;
-    return t.tailView(height);
-  };
-
   return {
     hooks,
-    service: createTreeStateService({
-      store: o.store,
-      network: o.network,
-      rangeSize: o.rangeSize,
-      tailView,
-      ironwood,
-      missing(height) {
-        if (synthetic && from !== undefined && height >= from)
-          throw new LightedgeError(
-            "unavailable",
-            "GetTreeState",
-            `GetTreeState: tree state at ${height} not computed yet`,
-          );
-      },
-    }),
+    service,
     async begin(v) {
       const tipAtStart = v.tip()?.height ?? -1;
       // What happened so far is in the view; only later hook calls need replaying.
@@ -195,7 +244,6 @@ export function createTreeStateWiring(o: TreeStateWiringOptions): TreeStateWirin
         const { resolved, roots, activations } = await startFrom(v, info);
         if (resolved === undefined) {
           o.log.warn(
-            { synthetic },
             "no tree-state frontier to start from: GetTreeState falls back to the node (run `lightedge backfill-trees`)",
           );
           o.onEvent?.("tree states: no start frontier; answering from the node");
@@ -211,12 +259,10 @@ export function createTreeStateWiring(o: TreeStateWiringOptions): TreeStateWirin
             activations,
           },
           write,
-          ironwood: (h) =>
-            retrying(
-              () => ironwood(h),
-              (err) => o.log.warn({ err }, "ironwood tree state; retrying"),
-              controller.signal,
-            ),
+          onStored(checks) {
+            if (checks.state) check.add({ kind: "state", view: checks.state });
+            for (const c of checks.subtrees) check.add({ kind: "subtree", ...c });
+          },
           onFailure: (message) => {
             o.log.warn({ message }, "tree-state worker");
             o.onEvent?.(`tree states: ${message}`);
@@ -235,6 +281,11 @@ export function createTreeStateWiring(o: TreeStateWiringOptions): TreeStateWirin
         }
         thread = t;
         from = start.height + 1;
+        floorIndex = {
+          sapling: completedSubtrees(start.sapling),
+          orchard: completedSubtrees(start.orchard),
+          ironwood: completedSubtrees(start.ironwood),
+        };
         for (const call of queue) call();
         o.log.info({ from, source, replayed: replay.length }, "tree states followed");
         o.onEvent?.(`tree states computed from height ${from} (start: ${source})`);
@@ -250,6 +301,7 @@ export function createTreeStateWiring(o: TreeStateWiringOptions): TreeStateWirin
       }
     },
     coveredFrom: () => from,
+    checked: () => check.idle(),
     settled: async (height) => thread?.settled(height),
     computedThrough: () => thread?.processed() ?? -1,
     async close() {
@@ -258,6 +310,7 @@ export function createTreeStateWiring(o: TreeStateWiringOptions): TreeStateWirin
         const drained = t.settled(t.processed()).catch(() => {});
         await Promise.race([drained, new Promise((r) => setTimeout(r, CLOSE_DRAIN_MS).unref())]);
       }
+      check.close();
       controller.abort();
       live = true;
       queue = [];

@@ -88,7 +88,7 @@ describe.each(PROTOCOLS)("node-backed RPCs over %s", (protocol) => {
     expect(await codeOf(client().getTreeState({ height: 10_000n }))).toBe(Code.OutOfRange);
   });
 
-  it("streams subtree roots with the completing block's wire-order hash", async () => {
+  it("streams subtree roots with the completing block's display-order hash, as lightwalletd", async () => {
     const node = await stack.node.subtrees("sapling", 0);
     const roots = await collect(client().getSubtreeRoots({ shieldedProtocol: ShieldedProtocol.sapling }));
     expect(roots.length).toBe(node.subtrees.length);
@@ -96,8 +96,9 @@ describe.each(PROTOCOLS)("node-backed RPCs over %s", (protocol) => {
       const want = node.subtrees[i]!;
       expect(Buffer.from(root.rootHash).toString("hex")).toBe(want.root);
       expect(root.completingBlockHeight).toBe(BigInt(want.end_height));
+      // lightwalletd frontend/service.go: hash32.ReverseSlice(block.Hash), i.e. the display hex's bytes.
       expect(Buffer.from(root.completingBlockHash).toString("hex")).toBe(
-        Buffer.from(wire(stack.dev.chain.hashAt(want.end_height))).toString("hex"),
+        stack.dev.chain.hashAt(want.end_height),
       );
     }
     expect(await codeOf(collect(client().getSubtreeRoots({ shieldedProtocol: 9 as ShieldedProtocol })))).toBe(

@@ -8,7 +8,6 @@ import {
   SubtreeRootSchema,
 } from "../../proto/index.ts";
 import type { ShieldedPool } from "../node/ports.ts";
-import { servedTip } from "./blocks.ts";
 import type { Serve } from "./context.ts";
 import { bytesFromHex } from "./values.ts";
 
@@ -19,12 +18,15 @@ const POOLS: Record<number, ShieldedPool> = {
 };
 
 /**
- * GetSubtreeRoots via z_getsubtreesbyindex. Byte orders follow lightwalletd: `rootHash` is the
- * node's hex decoded as is; `completingBlockHash` is the completing block's hash byte-reversed
- * from its display hex, i.e. wire order, the same order as CompactBlock.hash and BlockID.hash.
- * (ztreamer sends it unreversed; LRZ reads only the height and root.) The hash comes from the
- * served chain; a completing block the origin does not serve (below its floor) is asked of the
- * node through its tree state, which carries the block hash.
+ * GetSubtreeRoots. Byte orders follow lightwalletd (frontend/service.go GetSubtreeRoots):
+ * `rootHash` is the node's hex decoded as is (the field element little-endian);
+ * `completingBlockHash` is `hash32.ReverseSlice(block.Hash)` of the internal-order hash, i.e.
+ * DISPLAY order (the RPC hex's bytes), unlike CompactBlock.hash and BlockID.hash. The stored
+ * chunks keep the wire hash (proto/treestate/subtree-roots.ts): it is reversed here.
+ *
+ * Sources: the roots the origin computed (origin/treestate, all three pools, stored chunks up to
+ * the last stored tree state); the node's z_getsubtreesbyindex only for subtrees completed before
+ * the origin's start, which it never hashed (no stored chunk). Without a producer, all from the node.
  */
 export async function* getSubtreeRoots(
   s: Serve,
@@ -35,46 +37,50 @@ export async function* getSubtreeRoots(
   const pool = POOLS[arg.shieldedProtocol];
   if (pool === undefined)
     throw new LightedgeError("bad-request", rpc, `${rpc}: unknown shielded protocol ${arg.shieldedProtocol}`);
-  const stored = await storedRoots(s, pool, arg);
-  if (stored !== undefined) {
-    for (const r of stored)
-      yield create(SubtreeRootSchema, {
-        rootHash: r.root,
-        completingBlockHash: r.completingWireHash,
-        completingBlockHeight: BigInt(r.completingHeight),
-      });
+  const plan = await s.options.treeStates?.subtreeRoots({
+    pool,
+    startIndex: arg.startIndex,
+    maxEntries: arg.maxEntries,
+  });
+  if (plan === undefined) {
+    yield* fromNode(s, ctx, pool, arg.startIndex, arg.maxEntries === 0 ? undefined : arg.maxEntries);
     return;
   }
-  const limit = arg.maxEntries === 0 ? undefined : arg.maxEntries;
-  const result = await s.callNode(ctx, "z_getsubtreesbyindex", () =>
-    s.node.subtrees(pool, arg.startIndex, limit),
-  );
+  for (const part of plan) {
+    if (part.roots === undefined) {
+      yield* fromNode(s, ctx, pool, part.from, part.to - part.from);
+      continue;
+    }
+    for (const r of part.roots)
+      yield create(SubtreeRootSchema, {
+        rootHash: r.root,
+        completingBlockHash: r.completingWireHash.slice().reverse(),
+        completingBlockHeight: BigInt(r.completingHeight),
+      });
+  }
+}
+
+async function* fromNode(
+  s: Serve,
+  ctx: HandlerContext,
+  pool: ShieldedPool,
+  start: number,
+  limit: number | undefined,
+): AsyncGenerator<SubtreeRoot> {
+  const result = await s.callNode(ctx, "z_getsubtreesbyindex", () => s.node.subtrees(pool, start, limit));
   for (const subtree of result.subtrees) {
     yield create(SubtreeRootSchema, {
       rootHash: bytesFromHex(subtree.root),
-      completingBlockHash: await completingHash(s, ctx, subtree.end_height),
+      completingBlockHash: await completingDisplayHash(s, ctx, subtree.end_height),
       completingBlockHeight: BigInt(subtree.end_height),
     });
   }
 }
 
-async function completingHash(s: Serve, ctx: HandlerContext, height: number): Promise<Uint8Array> {
+/** The completing block's hash in display order: from the served chain, else the node's tree state. */
+async function completingDisplayHash(s: Serve, ctx: HandlerContext, height: number): Promise<Uint8Array> {
   const meta = await s.chain.blockMeta(height);
-  if (meta !== undefined) return meta.wireHash;
+  if (meta !== undefined) return meta.wireHash.slice().reverse();
   const state = await s.callNode(ctx, "z_gettreestate", () => s.node.treeState(height));
-  return new Uint8Array(Buffer.from(state.hash, "hex").reverse());
-}
-
-/** Our own computed roots (origin/treestate), up to the served tip's tree size; undefined = not stored. */
-async function storedRoots(s: Serve, pool: ShieldedPool, arg: GetSubtreeRootsArg) {
-  if (s.options.treeStates === undefined || pool === "ironwood") return undefined;
-  const meta = await s.chain.blockMeta(servedTip(s.chain, "GetSubtreeRoots").height);
-  const treeSize = meta?.treeSizes?.[pool];
-  if (treeSize === undefined) return undefined;
-  return s.options.treeStates.subtreeRoots({
-    pool,
-    startIndex: arg.startIndex,
-    maxEntries: arg.maxEntries,
-    treeSize,
-  });
+  return new Uint8Array(Buffer.from(state.hash, "hex"));
 }

@@ -1,7 +1,7 @@
 /**
  * Note commitment trees computed by the origin: Sapling (Pedersen over Jubjub) and Orchard
- * (Sinsemilla over Pallas) MerkleCRH, incremental frontiers, the indexer's tracker and subtree
- * backfill. Ironwood stays node-sourced (see README.md). Stored format: proto/treestate.
+ * (Sinsemilla over Pallas) MerkleCRH — Ironwood's tree uses Orchard's (README.md) — incremental
+ * frontiers, the indexer's tracker and subtree backfill. Stored format: proto/treestate.
  */
 export {
   appendLeaves,

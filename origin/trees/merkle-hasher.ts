@@ -1,7 +1,12 @@
 /** Note commitment tree depth for Sapling, Orchard and Ironwood. */
 export const TREE_DEPTH = 32;
 
-export type TreePool = "sapling" | "orchard";
+/**
+ * The three note commitment trees. Ironwood's tree uses the Orchard MerkleCRH and empty leaf: the
+ * wallet library (zcash_client_backend 0.25.0, `src/data_api/ll/wallet.rs`) stores Ironwood
+ * commitments as `orchard::tree::MerkleHashOrchard`, and the wallet is the authority here.
+ */
+export type TreePool = "sapling" | "orchard" | "ironwood";
 
 /**
  * A pool's MerkleCRH. `level` is the height of the children being combined (0 = two leaves),
@@ -9,7 +14,8 @@ export type TreePool = "sapling" | "orchard";
  * are 32-byte little-endian.
  */
 export interface MerkleHasher {
-  readonly pool: TreePool;
+  /** The hash family: Ironwood shares Orchard's hasher. */
+  readonly pool: "sapling" | "orchard";
   /** Root of an empty subtree of height `level` (level 0 = the uncommitted leaf). */
   emptyRoot(level: number): bigint;
   /** MerkleCRH(level, lefts[i], rights[i]) for every i, sharing inversions across the batch. */

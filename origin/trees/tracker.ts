@@ -17,17 +17,22 @@ export interface BlockNoteCommitments {
   saplingCmus: Uint8Array[];
   /** Orchard action cmx, 32 bytes each as serialized (LE), in block order. */
   orchardCmxs: Uint8Array[];
+  /** Ironwood action cmx (v6 `ironwoodActions`), 32 bytes each (LE), in block order; absent = none. */
+  ironwoodCmxs?: Uint8Array[];
 }
 
 export interface TrackerSnapshot {
   /** Legacy trees; undefined while the pool is not active. */
   sapling?: LegacyTree;
   orchard?: LegacyTree;
+  ironwood?: LegacyTree;
   /** `finalState` hex (zebrad style), "" while the pool is not active. */
   saplingTree: string;
   orchardTree: string;
+  ironwoodTree: string;
   saplingSize: number;
   orchardSize: number;
+  ironwoodSize: number;
 }
 
 export interface FrontierTracker {
@@ -37,10 +42,10 @@ export interface FrontierTracker {
   activate(pool: TreePool): void;
   snapshot(): TrackerSnapshot;
   /** Roots as 32-byte LE field elements (Sapling RPC display order is the reverse). */
-  roots(): { sapling?: Uint8Array; orchard?: Uint8Array };
+  roots(): { sapling?: Uint8Array; orchard?: Uint8Array; ironwood?: Uint8Array };
 }
 
-const POOLS: readonly TreePool[] = ["sapling", "orchard"];
+const POOLS: readonly TreePool[] = ["sapling", "orchard", "ironwood"];
 
 function toLeaves(pool: TreePool, cms: readonly Uint8Array[]): bigint[] {
   return cms.map((cm) => {
@@ -57,11 +62,15 @@ function toLeaves(pool: TreePool, cms: readonly Uint8Array[]): bigint[] {
 }
 
 /**
- * Keeps the Sapling and Orchard frontiers while indexing: one batch of hashes per tree level per
- * block, at most one hash per leaf overall. `initial` takes `finalState` strings ("" = inactive).
- * Ironwood is not tracked: its tree hash is not yet confirmed by real data (see README.md here).
+ * Keeps the Sapling, Orchard and Ironwood frontiers while indexing: one batch of hashes per tree
+ * level per block, at most one hash per leaf overall. `initial` takes `finalState` strings ("" =
+ * inactive). Ironwood is hashed exactly as Orchard (hashers.ts; README.md here).
  */
-export function createFrontierTracker(initial?: { sapling?: string; orchard?: string }): FrontierTracker {
+export function createFrontierTracker(initial?: {
+  sapling?: string;
+  orchard?: string;
+  ironwood?: string;
+}): FrontierTracker {
   const state: Partial<Record<TreePool, Frontier>> = {};
   for (const pool of POOLS) {
     const fs = initial?.[pool];
@@ -75,6 +84,7 @@ export function createFrontierTracker(initial?: { sapling?: string; orchard?: st
     appendBlock(c) {
       append("sapling", c.saplingCmus);
       append("orchard", c.orchardCmxs);
+      append("ironwood", c.ironwoodCmxs ?? []);
     },
     activate(pool) {
       state[pool] ??= EMPTY_FRONTIER;
@@ -83,13 +93,17 @@ export function createFrontierTracker(initial?: { sapling?: string; orchard?: st
       const tree = (pool: TreePool) => (state[pool] ? frontierToLegacy(state[pool]) : undefined);
       const sapling = tree("sapling");
       const orchard = tree("orchard");
+      const ironwood = tree("ironwood");
       return {
         sapling,
         orchard,
+        ironwood,
         saplingTree: sapling ? serializeFinalState(sapling) : "",
         orchardTree: orchard ? serializeFinalState(orchard) : "",
+        ironwoodTree: ironwood ? serializeFinalState(ironwood) : "",
         saplingSize: state.sapling?.size ?? 0,
         orchardSize: state.orchard?.size ?? 0,
+        ironwoodSize: state.ironwood?.size ?? 0,
       };
     },
     roots() {
@@ -97,7 +111,7 @@ export function createFrontierTracker(initial?: { sapling?: string; orchard?: st
         const f = state[pool];
         return f ? bigintToLeBytes(frontierRoot(hasherFor(pool), f)) : undefined;
       };
-      return { sapling: root("sapling"), orchard: root("orchard") };
+      return { sapling: root("sapling"), orchard: root("orchard"), ironwood: root("ironwood") };
     },
   };
 }

@@ -29,6 +29,7 @@ export async function* storedBlocks(
       ironwoodSize: block.chainMetadata?.ironwoodCommitmentTreeSize ?? 0,
       saplingCmus: block.vtx.flatMap((tx) => tx.outputs.map((o) => o.cmu)),
       orchardCmxs: block.vtx.flatMap((tx) => tx.actions.map((a) => a.cmx)),
+      ironwoodCmxs: block.vtx.flatMap((tx) => tx.ironwoodActions.map((a) => a.cmx)),
     };
   }
 }

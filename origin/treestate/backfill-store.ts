@@ -6,10 +6,9 @@ import { createTreeStateReader, treeStateKey } from "../../proto/treestate/index
 import { createSealedReader } from "../index/index.ts";
 import type { NodeInfoSource, TreeStateSource } from "../node/ports.ts";
 import type { BlobStore } from "../store/index.ts";
-import { runBackfill } from "./backfill.ts";
+import { type BackfillMismatch, runBackfill } from "./backfill.ts";
 import { storedBlocks } from "./backfill-source.ts";
 import { createSubtreeJobRunner } from "./backfill-workers.ts";
-import { nodeFinalState } from "./node-final-state.ts";
 import { createSubtreeLedger } from "./subtree-ledger.ts";
 import { resolveTreeStart, treeActivations } from "./tree-start.ts";
 
@@ -24,8 +23,13 @@ export interface StoreBackfillOptions {
   workers: number;
   /** Check every n-th range's last tree state against z_gettreestate (0 = never). */
   sampleEvery: number;
-  /** The node's z_gettreestate is a placeholder (the dev node's synthetic chain): never compare. */
+  /**
+   * @deprecated No effect: the dev node's tree states are computed like a real node's now, so its
+   * values are a start and are compared like any node's.
+   */
   synthetic?: boolean;
+  /** A value the node reports differently (ours is stored); default: a JSON line on stderr. */
+  onMismatch?: (m: BackfillMismatch) => void;
   /** Stop before this range index (default: the first range the live origin already covered). */
   toIndex?: number;
   onRange?: (index: number, of: number) => void;
@@ -58,13 +62,13 @@ export async function backfillStore(o: StoreBackfillOptions): Promise<StoreBackf
     height: rangeBounds(fromIndex, head.rangeSize).first - 1,
     stored: (h) => reader.at(head.rangeSize, h),
     activations,
-    node: o.synthetic ? undefined : o.node,
+    node: o.node,
   });
   if (resolved === undefined)
     throw new LightedgeError(
       "unavailable",
       "treestate.backfill-store",
-      `no frontier before range ${fromIndex}: the dev node's tree states are placeholders; start from range 0`,
+      `no frontier before range ${fromIndex}`,
     );
   const runner = createSubtreeJobRunner(o.workers);
   const sealed = createSealedReader(o.store, o.network, head.rangeSize);
@@ -75,7 +79,7 @@ export async function backfillStore(o: StoreBackfillOptions): Promise<StoreBackf
       rangeSize: head.rangeSize,
       fromIndex,
       toIndex,
-      start: { sapling: resolved.start.sapling, orchard: resolved.start.orchard },
+      start: resolved.start,
       activations,
       blocks: (from, to) => storedBlocks(sealed, from, to),
       runner,
@@ -88,9 +92,14 @@ export async function backfillStore(o: StoreBackfillOptions): Promise<StoreBackf
         writeProgress(progress, next);
         o.onRange?.(next - 1, toIndex);
       },
-      node: o.synthetic ? undefined : o.node,
-      sampleEvery: o.synthetic ? 0 : o.sampleEvery,
-      ironwood: (h) => nodeFinalState(o.node, h, "ironwood"),
+      node: o.node,
+      sampleEvery: o.sampleEvery,
+      onMismatch:
+        o.onMismatch ??
+        ((m) =>
+          process.stderr.write(
+            `${JSON.stringify({ msg: "tree state differs from the node's; ours stored", ...m })}\n`,
+          )),
     });
     return { fromIndex, toIndex, ...result };
   } finally {

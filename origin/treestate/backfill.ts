@@ -2,17 +2,18 @@ import { LightedgeError } from "../../proto/errors.ts";
 import { rangeBounds } from "../../proto/range/index.ts";
 import {
   encodeTreeStateRange,
-  type LegacyTree,
   legacyTreeSize,
   parseFinalState,
   serializeFinalState,
   type TreeStateBlock,
+  toHex,
   treeStateKey,
 } from "../../proto/treestate/index.ts";
 import type { TreeStateSource } from "../node/ports.ts";
 import type { TreePool } from "../trees/index.ts";
 import type { BackfillBlock } from "./backfill-source.ts";
 import type { SubtreeJobRunner } from "./backfill-workers.ts";
+import { finalStateOf } from "./node-final-state.ts";
 import { createPoolLane, type PoolLane } from "./pool-lane.ts";
 import type { StoredObjectWrite, SubtreeLedger } from "./subtree-ledger.ts";
 
@@ -24,8 +25,8 @@ export interface BackfillOptions {
   fromIndex: number;
   toIndex: number;
   /** finalState strings after the height before range fromIndex ("" = pool not active). */
-  start: { sapling: string; orchard: string };
-  activations: { sapling?: number; orchard?: number };
+  start: { sapling: string; orchard: string; ironwood?: string };
+  activations: { sapling?: number; orchard?: number; ironwood?: number };
   blocks(from: number, to: number): AsyncIterable<BackfillBlock>;
   runner: SubtreeJobRunner;
   ledger: SubtreeLedger;
@@ -33,13 +34,26 @@ export interface BackfillOptions {
   write(objects: StoredObjectWrite[]): Promise<void>;
   /** Records that every range below `nextIndex` is stored (resume point). */
   saveProgress(nextIndex: number): Promise<void>;
-  /** Checks every subtree root, and the last height of every `sampleEvery`-th range, against the node. */
+  /**
+   * Compares every subtree root, and the last height of every `sampleEvery`-th range, with the node;
+   * a difference goes to `onMismatch` and our value is stored (the node lacking one is no mismatch).
+   */
   node?: TreeStateSource;
   sampleEvery?: number;
-  ironwood?: (height: number) => Promise<string>;
+  onMismatch?: (m: BackfillMismatch) => void;
 }
 
-const POOLS: readonly TreePool[] = ["sapling", "orchard"];
+export interface BackfillMismatch {
+  pool: TreePool;
+  height: number;
+  /** Set for a subtree root. */
+  index?: number;
+  ours: string;
+  theirs: string;
+}
+
+/** Ironwood is hashed as Orchard (origin/trees/README.md). */
+const POOLS: readonly TreePool[] = ["sapling", "orchard", "ironwood"];
 
 interface Row {
   block: BackfillBlock;
@@ -74,13 +88,20 @@ export async function runBackfill(o: BackfillOptions): Promise<{ ranges: number;
     }
   };
   for await (const block of o.blocks(first, last)) {
-    for (const pool of POOLS)
-      lanes[pool].add(
-        block.height,
-        block.wireHash,
-        pool === "sapling" ? block.saplingCmus : block.orchardCmxs,
-      );
-    rows.push({ block, sizes: { sapling: lanes.sapling.size(), orchard: lanes.orchard.size() } });
+    const leaves = {
+      sapling: block.saplingCmus,
+      orchard: block.orchardCmxs,
+      ironwood: block.ironwoodCmxs ?? [],
+    };
+    for (const pool of POOLS) lanes[pool].add(block.height, block.wireHash, leaves[pool]);
+    rows.push({
+      block,
+      sizes: {
+        sapling: lanes.sapling.size(),
+        orchard: lanes.orchard.size(),
+        ironwood: lanes.ironwood.size(),
+      },
+    });
     if (block.height === rangeBounds(next, o.rangeSize).last) await emitReady(false);
   }
   for (const pool of POOLS) lanes[pool].flush();
@@ -91,7 +112,7 @@ export async function runBackfill(o: BackfillOptions): Promise<{ ranges: number;
 }
 
 function laneFor(o: BackfillOptions, pool: TreePool): PoolLane {
-  const hex = o.start[pool];
+  const hex = o.start[pool] ?? "";
   const start = hex ? parseFinalState(hex) : undefined;
   const node = o.node;
   return createPoolLane({
@@ -101,8 +122,12 @@ function laneFor(o: BackfillOptions, pool: TreePool): PoolLane {
     runner: o.runner,
     ledger: o.ledger,
     nodeRoot: node
-      ? async (i) => (await node.subtrees(pool, i, 1)).subtrees.find((_, j) => j === 0)?.root
+      ? async (i) => {
+          const answer = await node.subtrees(pool, i, 1).catch(() => undefined);
+          return answer?.start_index === i ? answer.subtrees[0]?.root : undefined;
+        }
       : undefined,
+    onMismatch: (index, height, ours, theirs) => o.onMismatch?.({ pool, height, index, ours, theirs }),
   });
 }
 
@@ -113,8 +138,7 @@ async function emitRange(
   rows: Row[],
 ): Promise<number> {
   const blocks: TreeStateBlock[] = [];
-  const newRoots: Record<TreePool, number[]> = { sapling: [], orchard: [] };
-  let ironwood = { size: -1, tree: undefined as LegacyTree | undefined };
+  const newRoots: Record<TreePool, number[]> = { sapling: [], orchard: [], ironwood: [] };
   for (const r of rows) {
     const b: TreeStateBlock = { height: r.block.height, wireHash: r.block.wireHash, time: r.block.time };
     for (const pool of POOLS) {
@@ -124,16 +148,10 @@ async function emitRange(
         const { tree, newRoots: roots } = await lanes[pool].treeAt(n);
         b[pool] = tree;
         newRoots[pool].push(...roots);
-      } else if ((activation !== undefined && r.block.height >= activation) || o.start[pool] !== "") {
+      } else if ((activation !== undefined && r.block.height >= activation) || (o.start[pool] ?? "") !== "") {
         b[pool] = { parents: [] };
       }
     }
-    // Ironwood is node-sourced: asked at the range start and wherever its tree size changes.
-    if (o.ironwood && r.block.ironwoodSize !== ironwood.size) {
-      const hex = await o.ironwood(r.block.height);
-      ironwood = { size: r.block.ironwoodSize ?? 0, tree: hex ? parseFinalState(hex) : undefined };
-    }
-    b.ironwood = ironwood.tree;
     blocks.push(b);
   }
   await checkSample(o, index, blocks[blocks.length - 1]!);
@@ -146,22 +164,28 @@ async function emitRange(
   for (const pool of POOLS) objects.push(...o.ledger.chunkObjects(o.network, pool, newRoots[pool]));
   await o.write(objects);
   await o.saveProgress(index + 1);
-  return newRoots.sapling.length + newRoots.orchard.length;
+  return newRoots.sapling.length + newRoots.orchard.length + newRoots.ironwood.length;
 }
 
-/** Compares our tree after a sampled height with the node's z_gettreestate (either node's style). */
+/**
+ * Compares our tree after a sampled height with the node's z_gettreestate (either node's style);
+ * a pool the node gives no finalState for, or a node that fails, is not compared.
+ */
 async function checkSample(o: BackfillOptions, index: number, b: TreeStateBlock): Promise<void> {
   if (!o.node || !o.sampleEvery || index % o.sampleEvery !== 0) return;
-  const state = await o.node.treeState(b.height);
+  const node = o.node;
+  const state = await node.treeState(b.height).catch(() => undefined);
+  if (state === undefined || state.hash !== toHex(b.wireHash.slice().reverse())) return;
   for (const pool of POOLS) {
-    const theirs = state[pool].commitments.finalState;
-    if (theirs === undefined) continue;
-    const ours = b[pool] ? serializeFinalState(b[pool]) : "";
-    if (ours !== serializeFinalState(parseFinalState(theirs)))
-      throw new LightedgeError(
-        "corrupt",
-        "treestate.backfill",
-        `${pool} tree after ${b.height} differs from the node's`,
-      );
+    const theirs = await finalStateOf(node, state, pool).catch(() => "");
+    if (!theirs) continue;
+    const ours = serializeFinalState(b[pool] ?? { parents: [] });
+    let same: boolean;
+    try {
+      same = ours === serializeFinalState(parseFinalState(theirs));
+    } catch {
+      continue;
+    }
+    if (!same) o.onMismatch?.({ pool, height: b.height, ours, theirs });
   }
 }

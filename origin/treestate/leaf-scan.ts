@@ -1,19 +1,25 @@
 import { LightedgeError } from "../../proto/errors.ts";
+import type { BlockNoteCommitments } from "../trees/index.ts";
 
 /**
- * A block's note commitments packed for a postMessage transfer: Sapling cmu then Orchard cmx,
- * 32 bytes each, in one buffer the receiver splits by the counts.
+ * A block's note commitments packed for a postMessage transfer: Sapling cmu, Orchard cmx, then
+ * Ironwood cmx, 32 bytes each, in one buffer the receiver splits by the counts.
  */
 export interface PackedLeaves {
   sapling: number;
   orchard: number;
+  ironwood: number;
   bytes: Uint8Array;
 }
 
-/** CompactBlock.vtx = 7; CompactTx.outputs = 5, actions = 6; cmu = 1, cmx = 2 (compact_formats.proto). */
+/**
+ * CompactBlock.vtx = 7; CompactTx.outputs = 5, actions = 6, ironwoodActions = 9 (an Orchard-shaped
+ * CompactOrchardAction, ../shared/docs/ironwood.md); cmu = 1, cmx = 2 (compact_formats.proto).
+ */
 const VTX = 7;
 const OUTPUTS = 5;
 const ACTIONS = 6;
+const IRONWOOD_ACTIONS = 9;
 const CMU = 1;
 const CMX = 2;
 
@@ -56,12 +62,16 @@ function fields(
 }
 
 /**
- * Sapling cmu and Orchard cmx of a "full" CompactBlock protobuf in tree order (ZIP 225: a block's
+ * Sapling cmu, Orchard cmx and Ironwood cmx of a "full" CompactBlock protobuf in tree order (ZIP 225: a block's
  * commitments are appended in transaction order), without decoding the rest: this runs on the
  * indexing thread for every block, where a full decode would cost more than all else we do there.
  */
 export function scanLeaves(full: Uint8Array): PackedLeaves {
-  const spans: { sapling: number[]; orchard: number[] } = { sapling: [], orchard: [] };
+  const spans: { sapling: number[]; orchard: number[]; ironwood: number[] } = {
+    sapling: [],
+    orchard: [],
+    ironwood: [],
+  };
   // Exactly one 32-byte commitment per output or action: a tree leaf is never skipped.
   const leaf = (field: number, into: number[]) => (b: Uint8Array, s: number, e: number) => {
     const before = into.length;
@@ -74,26 +84,34 @@ export function scanLeaves(full: Uint8Array): PackedLeaves {
   };
   const output = leaf(CMU, spans.sapling);
   const action = leaf(CMX, spans.orchard);
+  const ironwoodAction = leaf(CMX, spans.ironwood);
   fields(full, 0, full.length, (f, s, e) => {
     if (f !== VTX) return;
     fields(full, s, e, (tf, ts, te) => {
       if (tf === OUTPUTS) output(full, ts, te);
       else if (tf === ACTIONS) action(full, ts, te);
+      else if (tf === IRONWOOD_ACTIONS) ironwoodAction(full, ts, te);
     });
   });
-  const all = [...spans.sapling, ...spans.orchard];
+  const all = [...spans.sapling, ...spans.orchard, ...spans.ironwood];
   const bytes = new Uint8Array(all.length * 32);
   all.forEach((at, i) => {
     bytes.set(full.subarray(at, at + 32), i * 32);
   });
-  return { sapling: spans.sapling.length, orchard: spans.orchard.length, bytes };
+  return {
+    sapling: spans.sapling.length,
+    orchard: spans.orchard.length,
+    ironwood: spans.ironwood.length,
+    bytes,
+  };
 }
 
-/** The receiver's side: the packed buffer as the two pools' commitment lists (views, no copies). */
-export function unpackLeaves(p: PackedLeaves): { saplingCmus: Uint8Array[]; orchardCmxs: Uint8Array[] } {
+/** The receiver's side: the packed buffer as the three pools' commitment lists (views, no copies). */
+export function unpackLeaves(p: PackedLeaves): BlockNoteCommitments & { ironwoodCmxs: Uint8Array[] } {
   const at = (i: number) => p.bytes.subarray(i * 32, i * 32 + 32);
   return {
     saplingCmus: Array.from({ length: p.sapling }, (_, i) => at(i)),
     orchardCmxs: Array.from({ length: p.orchard }, (_, i) => at(p.sapling + i)),
+    ironwoodCmxs: Array.from({ length: p.ironwood }, (_, i) => at(p.sapling + p.orchard + i)),
   };
 }

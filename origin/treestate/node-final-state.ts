@@ -4,16 +4,15 @@ import type { PoolCommitments, ShieldedPool, TreeState, TreeStateSource } from "
 const MAX_SKIP_HOPS = 8;
 
 /**
- * A pool's `finalState` after `height` as the node reports it ("" = no tree). zcashd leaves
+ * A pool's `finalState` in a z_gettreestate answer ("" = no tree, or not given). zcashd leaves
  * finalState empty when the block did not change the tree and names the block that did in
  * `skipHash`; zebrad always fills it.
  */
-export async function nodeFinalState(
+export async function finalStateOf(
   node: TreeStateSource,
-  height: number,
+  state: TreeState | undefined,
   pool: ShieldedPool,
 ): Promise<string> {
-  let state: TreeState | undefined = await node.treeState(height);
   for (let hop = 0; state !== undefined; hop++) {
     const part: { commitments: PoolCommitments; skipHash?: string } | undefined = state[pool];
     if (part === undefined) return "";
@@ -22,4 +21,13 @@ export async function nodeFinalState(
     state = await node.treeState(part.skipHash);
   }
   return "";
+}
+
+/** A pool's `finalState` after `height` as the node reports it ("" = no tree). */
+export async function nodeFinalState(
+  node: TreeStateSource,
+  height: number,
+  pool: ShieldedPool,
+): Promise<string> {
+  return finalStateOf(node, await node.treeState(height), pool);
 }

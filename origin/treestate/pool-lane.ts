@@ -18,8 +18,10 @@ export interface PoolLaneOptions {
   startSize: number;
   runner: SubtreeJobRunner;
   ledger: SubtreeLedger;
-  /** The node's root of subtree `index` (hex), to check ours against; undefined = no check. */
+  /** The node's root of subtree `index` (hex), to compare ours with; undefined = not offered. */
   nodeRoot?: (index: number) => Promise<string | undefined>;
+  /** The node's root differs: ours is kept (and stored), this reports it. */
+  onMismatch?: (index: number, height: number, ours: string, theirs: string) => void;
 }
 
 /**
@@ -90,13 +92,9 @@ export function createPoolLane(o: PoolLaneOptions) {
         const done = await jobs.get(i)!;
         const root = done.root!;
         const expected = await o.nodeRoot?.(i);
-        if (expected !== undefined && expected !== toHex(root))
-          throw new LightedgeError(
-            "corrupt",
-            "treestate.backfill",
-            `${o.pool} subtree ${i}: our root ${toHex(root)} differs from the node's ${expected}`,
-          );
         const c = completing.get(i)!;
+        if (expected !== undefined && expected.toLowerCase() !== toHex(root))
+          o.onMismatch?.(i, c.height, toHex(root), expected);
         o.ledger.add(o.pool, i, { root, completingHeight: c.height, completingWireHash: c.wireHash });
         high = appendRoots(o.pool, high, [root]);
         jobs.delete(i);

@@ -23,8 +23,6 @@ export function createProducerHost(post: (m: FromWorker) => void) {
   let seals: Seal[] = [];
   let sealing: Promise<void> = Promise.resolve();
   const metas = new Map<number, ProducerBlock>();
-  const asks = new Map<number, { resolve: (hex: string) => void; reject: (e: Error) => void }>();
-  let asked = 0;
   let scheduled = false;
   let prefix: ReturnType<typeof createStoredPrefix> | undefined;
 
@@ -35,13 +33,6 @@ export function createProducerHost(post: (m: FromWorker) => void) {
     seals = [];
     post({ type: "failed", message: err instanceof Error ? err.message : String(err) });
   };
-
-  const ironwood = (height: number) =>
-    new Promise<string>((resolve, reject) => {
-      const id = asked++;
-      asks.set(id, { resolve, reject });
-      post({ type: "ironwood", id, height });
-    });
 
   const build = async (s: Seal) => {
     const p = producer;
@@ -57,8 +48,12 @@ export function createProducerHost(post: (m: FromWorker) => void) {
         post({ type: "warning", message: `range ${s.index}: sealed blocks differ from the tracked ones` });
       return;
     }
+    const checks = {
+      state: p.tailState(s.last),
+      subtrees: blocks.flatMap((b) => p.completedAt(b.height).map((c) => ({ ...c, height: b.height }))),
+    };
     const objects = await p.rangeObjects(s.index, blocks);
-    if (objects.length > 0) post({ type: "objects", index: s.index, last: s.last, objects });
+    if (objects.length > 0) post({ type: "objects", index: s.index, last: s.last, objects, checks });
     else release(s.index);
   };
 
@@ -87,12 +82,7 @@ export function createProducerHost(post: (m: FromWorker) => void) {
     try {
       while (head < queue.length && performance.now() < end) {
         const a = queue[head++]!;
-        const b: ProducerBlock = {
-          height: a.height,
-          wireHash: a.wireHash,
-          time: a.time,
-          treeSizes: { ironwood: a.ironwoodSize },
-        };
+        const b: ProducerBlock = { height: a.height, wireHash: a.wireHash, time: a.time };
         p.onAppend([{ ...b, leaves: unpackLeaves(a.leaves) }]);
         if (p.last() === a.height) metas.set(a.height, b);
       }
@@ -132,7 +122,7 @@ export function createProducerHost(post: (m: FromWorker) => void) {
       case "start": {
         const ledger = createSubtreeLedger();
         for (const r of m.roots) ledger.add(r.pool, r.index, r.root);
-        producer = createTreeStateProducer({ ...m.config, ledger, ironwood, retain: true });
+        producer = createTreeStateProducer({ ...m.config, ledger, retain: true });
         producer.start(m.start);
         prefix = createStoredPrefix(
           m.config.rangeSize,
@@ -154,17 +144,10 @@ export function createProducerHost(post: (m: FromWorker) => void) {
       case "stored":
         return release(m.index);
       case "tail":
-        return post({ type: "tail-result", id: m.id, state: producer?.tailView(m.height) });
+        return post({ type: "tail-result", id: m.id, state: producer?.tailState(m.height) });
       case "flush":
         void sealing.then(() => post({ type: "flushed", id: m.id }));
         return;
-      case "ironwood-result": {
-        const a = asks.get(m.id);
-        asks.delete(m.id);
-        if (m.error !== undefined) a?.reject(new Error(m.error));
-        else a?.resolve(m.hex ?? "");
-        return;
-      }
     }
   };
 }

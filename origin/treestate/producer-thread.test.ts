@@ -25,7 +25,6 @@ describe("the tree-state worker thread", () => {
       write: async (objects: StoredObjectWrite[]) => {
         for (const o of objects) written.set(o.key, o.bytes);
       },
-      ironwood: async () => "",
     });
     try {
       thread.start({ height: -1, sapling: "000000", orchard: "000000" }, []);
@@ -42,11 +41,11 @@ describe("the tree-state worker thread", () => {
       const inline = createTreeStateProducer({
         ...config,
         ledger: createSubtreeLedger(),
-        ironwood: async () => "",
       });
       inline.start({ height: -1, sapling: "000000", orchard: "000000" });
       inline.onAppend(blocks);
-      expect(tail?.view).toEqual(inline.tailView(15)?.view);
+      expect(tail).toEqual(inline.tailState(15));
+      expect(tail?.ironwoodTree).toBe(inline.tailState(15)?.ironwoodTree);
       const expected = [
         ...(await inline.rangeObjects(0, blocks.slice(0, 6))),
         ...(await inline.rangeObjects(1, blocks.slice(6, 12))),

@@ -1,8 +1,16 @@
 import { Worker } from "node:worker_threads";
 import { LightedgeError } from "../../proto/errors.ts";
+import type { TreeStateView } from "../../proto/treestate/index.ts";
 import { scanLeaves } from "./leaf-scan.ts";
-import type { ProducerBlock, TailTreeState, TreeStateStart } from "./producer.ts";
-import type { AppendedBlock, FromWorker, ProducerConfig, SeededRoot, ToWorker } from "./producer-protocol.ts";
+import type { ProducerBlock, TreeStateStart } from "./producer.ts";
+import type {
+  AppendedBlock,
+  FromWorker,
+  ProducerConfig,
+  RangeChecks,
+  SeededRoot,
+  ToWorker,
+} from "./producer-protocol.ts";
 import { createStoredPrefix } from "./stored-prefix.ts";
 import type { StoredObjectWrite } from "./subtree-ledger.ts";
 
@@ -10,8 +18,8 @@ export interface TreeStateThreadOptions {
   config: ProducerConfig;
   /** Stores a finished range's objects (immutable); retried by the caller until it succeeds. */
   write(objects: StoredObjectWrite[]): Promise<void>;
-  /** Ironwood finalState after a height, from the node (the worker has no node client). */
-  ironwood(height: number): Promise<string>;
+  /** A range's objects are stored: our values in it, to compare with the node's (never awaited). */
+  onStored?(checks: RangeChecks): void;
   /** The worker stopped producing (bad leaves, a rollback below its snapshots, a crash) or warns. */
   onFailure?(message: string): void;
 }
@@ -29,10 +37,12 @@ export interface TreeStateThread {
   seal(index: number, blocks: readonly ProducerBlock[]): void;
   /** Highest height the worker has hashed (−1 before the start). */
   processed(): number;
+  /** True once the worker stopped (bad leaves, a rollback below its snapshots, a crash, closed). */
+  failed(): boolean;
   /** Last height of the ranges stored by this thread, contiguously from its start (−1: none). */
   storedThrough(): number;
   /** The worker's snapshot after a hashed, not yet stored height; undefined when it has none. */
-  tailView(height: number): Promise<TailTreeState | undefined>;
+  tailView(height: number): Promise<TreeStateView | undefined>;
   /** Resolves once `height` is hashed and every object finished by then is stored. */
   settled(height: number): Promise<void>;
   close(): Promise<void>;
@@ -84,14 +94,9 @@ export function createTreeStateThread(o: TreeStateThreadOptions): TreeStateThrea
             await o.write(m.objects);
             stored?.mark(m.index);
             send({ type: "stored", index: m.index });
+            o.onStored?.(m.checks);
           })
           .catch((err) => o.onFailure?.(`range ${m.index}: objects not stored: ${String(err)}`));
-        return;
-      case "ironwood":
-        o.ironwood(m.height).then(
-          (hex) => send({ type: "ironwood-result", id: m.id, hex }),
-          (err) => send({ type: "ironwood-result", id: m.id, error: String(err) }),
-        );
         return;
       case "failed":
         return die(m.message);
@@ -117,7 +122,6 @@ export function createTreeStateThread(o: TreeStateThreadOptions): TreeStateThrea
         // Copies: a view would clone its whole underlying buffer.
         wireHash: b.wireHash.slice(),
         time: b.time,
-        ironwoodSize: b.treeSizes.ironwood,
         leaves: scanLeaves(b.messages!.full),
       }));
       send(
@@ -135,6 +139,7 @@ export function createTreeStateThread(o: TreeStateThreadOptions): TreeStateThrea
       send({ type: "seal", index, first, last: last.height, lastWireHash: last.wireHash.slice() });
     },
     processed: () => processed,
+    failed: () => failure !== undefined,
     storedThrough: () => stored?.through() ?? -1,
     async tailView(height) {
       const r = await ask((id) => ({ type: "tail", id, height }));

@@ -12,16 +12,21 @@ import { completedSubtreeRoot } from "./completed-subtree.ts";
 import { commitmentsOfCompact } from "./leaves.ts";
 import type { StoredObjectWrite, SubtreeLedger } from "./subtree-ledger.ts";
 
+/** The three pools, in the stored record's order (proto/treestate/range-record.ts). */
+const POOLS = ["sapling", "orchard", "ironwood"] as const;
+type Pool = (typeof POOLS)[number];
+
 export interface TreeStateProducerOptions {
   /** lightedge network (key segment, e.g. "mainnet"). */
   network: string;
   /** TreeState.network ("main", "test", "regtest"). */
   chainName: string;
   rangeSize: number;
-  /** Heights at which Sapling and Orchard (NU5) activate: their empty trees read "000000" from there. */
-  activations: { sapling?: number; orchard?: number };
-  /** Ironwood finalState after a height, from the node ("" = none): its hash is not confirmed. */
-  ironwood?: (height: number) => Promise<string>;
+  /**
+   * Heights at which Sapling, Orchard (NU5) and Ironwood (NU6.3) activate: their empty trees read
+   * "000000" from there.
+   */
+  activations: { sapling?: number; orchard?: number; ironwood?: number };
   ledger: SubtreeLedger;
   /**
    * The store's sealed tip, when given: snapshots then stay until the head passes them (not only
@@ -41,24 +46,27 @@ export interface ProducerBlock {
   /** 32 bytes, wire order. */
   wireHash: Uint8Array;
   time: number;
-  treeSizes: { ironwood: number };
   /** The "full" projection's CompactBlock protobuf (no frame header); read when `leaves` is absent. */
   messages?: { full: Uint8Array };
   /** The block's note commitments, when already extracted (the worker thread gets only these). */
   leaves?: BlockNoteCommitments;
 }
 
-/** A tail height's tree state plus its Ironwood tree size (non-zero: the node supplies Ironwood). */
-export interface TailTreeState {
-  view: TreeStateView;
-  ironwoodSize: number;
-}
-
-/** finalState strings after `height`, where the producer starts. */
+/** finalState strings after `height`, where the producer starts ("" = pool not active). */
 export interface TreeStateStart {
   height: number;
   sapling: string;
   orchard: string;
+  /** Absent = "" (Ironwood not active). */
+  ironwood?: string;
+}
+
+/** A subtree a block completed. */
+export interface CompletedSubtree {
+  pool: Pool;
+  index: number;
+  /** 32 bytes LE. */
+  root: Uint8Array;
 }
 
 export interface TreeStateProducer {
@@ -70,13 +78,10 @@ export interface TreeStateProducer {
   onRollback(height: number): void;
   /** Objects to write before the head moves past range `index` (none when not covered). */
   rangeObjects(index: number, blocks: readonly ProducerBlock[]): Promise<StoredObjectWrite[]>;
-  /**
-   * The tree state after a tail height held in memory (not sealed yet), or undefined: not held, or
-   * the Ironwood tree is non-empty there (node-sourced, so the caller asks the node).
-   */
+  /** The tree state after a tail height held in memory (not stored yet), or undefined. */
   tailState(height: number): TreeStateView | undefined;
-  /** The tracked tree state after a tail height, Ironwood left empty for the caller to fill. */
-  tailView(height: number): TailTreeState | undefined;
+  /** Subtrees completed by the block at a held height (empty when none or not held). */
+  completedAt(height: number): readonly CompletedSubtree[];
   /** The last height appended (start height before any); −1 when not started. */
   last(): number;
   /** Drops snapshots below `height` (their range object is stored); keeps `height` for rollbacks. */
@@ -86,30 +91,35 @@ export interface TreeStateProducer {
 interface Snapshot {
   wireHash: Uint8Array;
   time: number;
-  ironwoodSize: number;
   trees: PoolTrees;
-  saplingTree: string;
-  orchardTree: string;
-  /** Subtrees completed by this block: [pool, index, root]. */
-  completed: { pool: "sapling" | "orchard"; index: number; root: Uint8Array }[];
+  finalStates: Record<Pool, string>;
+  /** Subtrees completed by this block. */
+  completed: CompletedSubtree[];
 }
+
+const only = (pool: Pool, part: Uint8Array[]): BlockNoteCommitments => ({
+  saplingCmus: pool === "sapling" ? part : [],
+  orchardCmxs: pool === "orchard" ? part : [],
+  ironwoodCmxs: pool === "ironwood" ? part : [],
+});
+
+const leavesOf = (c: BlockNoteCommitments, pool: Pool): Uint8Array[] =>
+  pool === "sapling" ? c.saplingCmus : pool === "orchard" ? c.orchardCmxs : (c.ironwoodCmxs ?? []);
 
 /** Splits a pool's leaves at subtree boundaries so each completed subtree's root can be read. */
 function appendTracked(
   t: FrontierTracker,
-  pool: "sapling" | "orchard",
+  pool: Pool,
   size: number,
   cms: Uint8Array[],
-  out: Snapshot["completed"],
+  out: CompletedSubtree[],
 ) {
   let at = 0;
   let n = size;
   while (at < cms.length) {
     const room = SUBTREE_LEAF_COUNT - (n % SUBTREE_LEAF_COUNT);
     const part = cms.slice(at, at + room);
-    const c: BlockNoteCommitments =
-      pool === "sapling" ? { saplingCmus: part, orchardCmxs: [] } : { saplingCmus: [], orchardCmxs: part };
-    t.appendBlock(c);
+    t.appendBlock(only(pool, part));
     at += part.length;
     n += part.length;
     if (n % SUBTREE_LEAF_COUNT === 0) {
@@ -120,44 +130,45 @@ function appendTracked(
 }
 
 /**
- * Keeps the Sapling and Orchard frontiers in step with the indexer's tail (≤ one hash per leaf) and
- * turns a sealed range's snapshots into its tree-state object and any subtree-root chunks.
+ * Keeps the Sapling, Orchard and Ironwood frontiers in step with the indexer's tail (≤ one hash per
+ * leaf; Ironwood with the Orchard hash, origin/trees/README.md) and turns a sealed range's snapshots
+ * into its tree-state object and any subtree-root chunks.
  */
 export function createTreeStateProducer(o: TreeStateProducerOptions): TreeStateProducer {
   let tracker: FrontierTracker | undefined;
   let from: number | undefined;
   let last = -1;
   const snaps = new Map<number, Snapshot>();
-  const size = { sapling: 0, orchard: 0 };
-  const restart = (height: number, sapling: string, orchard: string) => {
-    tracker = createFrontierTracker({ sapling, orchard });
-    size.sapling = sapling ? legacyTreeSize(parseFinalState(sapling)) : 0;
-    size.orchard = orchard ? legacyTreeSize(parseFinalState(orchard)) : 0;
+  const size: Record<Pool, number> = { sapling: 0, orchard: 0, ironwood: 0 };
+  const restart = (height: number, states: Record<Pool, string>) => {
+    tracker = createFrontierTracker(states);
+    for (const pool of POOLS) size[pool] = states[pool] ? legacyTreeSize(parseFinalState(states[pool])) : 0;
     last = height;
   };
 
   const activate = (height: number) => {
-    if (o.activations.sapling !== undefined && height >= o.activations.sapling) tracker!.activate("sapling");
-    if (o.activations.orchard !== undefined && height >= o.activations.orchard) tracker!.activate("orchard");
+    for (const pool of POOLS) {
+      const a = o.activations[pool];
+      if (a !== undefined && height >= a) tracker!.activate(pool);
+    }
   };
 
   const appendOne = (b: ProducerBlock) => {
     const t = tracker!;
     activate(b.height);
     const c = b.leaves ?? commitmentsOfCompact(b.messages!.full);
-    const completed: Snapshot["completed"] = [];
-    appendTracked(t, "sapling", size.sapling, c.saplingCmus, completed);
-    appendTracked(t, "orchard", size.orchard, c.orchardCmxs, completed);
-    size.sapling += c.saplingCmus.length;
-    size.orchard += c.orchardCmxs.length;
+    const completed: CompletedSubtree[] = [];
+    for (const pool of POOLS) {
+      const cms = leavesOf(c, pool);
+      appendTracked(t, pool, size[pool], cms, completed);
+      size[pool] += cms.length;
+    }
     const s = t.snapshot();
     snaps.set(b.height, {
       wireHash: b.wireHash,
       time: b.time,
-      ironwoodSize: b.treeSizes.ironwood,
-      trees: { sapling: s.sapling, orchard: s.orchard },
-      saplingTree: s.saplingTree,
-      orchardTree: s.orchardTree,
+      trees: { sapling: s.sapling, orchard: s.orchard, ironwood: s.ironwood },
+      finalStates: { sapling: s.saplingTree, orchard: s.orchardTree, ironwood: s.ironwoodTree },
       completed,
     });
     last = b.height;
@@ -168,33 +179,31 @@ export function createTreeStateProducer(o: TreeStateProducerOptions): TreeStateP
     for (const h of snaps.keys()) if (h < height) snaps.delete(h);
   };
 
-  const tailView = (height: number): TailTreeState | undefined => {
-    const s = snaps.get(height);
-    if (s === undefined) return undefined;
-    const view: TreeStateView = {
-      network: o.chainName,
-      height,
-      hash: toHex(s.wireHash.slice().reverse()),
-      time: s.time,
-      saplingTree: s.saplingTree,
-      orchardTree: s.orchardTree,
-      ironwoodTree: "",
-    };
-    return { view, ironwoodSize: s.ironwoodSize };
-  };
-
   return {
     start(start) {
       snaps.clear();
-      restart(start.height, start.sapling, start.orchard);
+      restart(start.height, {
+        sapling: start.sapling,
+        orchard: start.orchard,
+        ironwood: start.ironwood ?? "",
+      });
       from = start.height + 1;
     },
     coveredFrom: () => from,
     tailState(height) {
-      const t = tailView(height);
-      return t === undefined || t.ironwoodSize > 0 ? undefined : t.view;
+      const s = snaps.get(height);
+      if (s === undefined) return undefined;
+      return {
+        network: o.chainName,
+        height,
+        hash: toHex(s.wireHash.slice().reverse()),
+        time: s.time,
+        saplingTree: s.finalStates.sapling,
+        orchardTree: s.finalStates.orchard,
+        ironwoodTree: s.finalStates.ironwood,
+      };
     },
-    tailView,
+    completedAt: (height) => snaps.get(height)?.completed ?? [],
     last: () => (tracker === undefined ? -1 : last),
     release: prune,
     onAppend(blocks) {
@@ -212,22 +221,16 @@ export function createTreeStateProducer(o: TreeStateProducerOptions): TreeStateP
         from = undefined;
         return;
       }
-      restart(height, at.saplingTree, at.orchardTree);
+      restart(height, at.finalStates);
     },
     async rangeObjects(index, blocks) {
       if (from === undefined || blocks.length === 0 || blocks[0]!.height < from) return [];
       if (blocks.some((b) => !snaps.has(b.height))) return [];
       const out: StoredObjectWrite[] = [];
-      let ironwood = "";
-      let ironwoodSize = -1;
       const states = [];
-      const newRoots = { sapling: [] as number[], orchard: [] as number[] };
+      const newRoots: Record<Pool, number[]> = { sapling: [], orchard: [], ironwood: [] };
       for (const b of blocks) {
         const s = snaps.get(b.height)!;
-        if (o.ironwood && b.treeSizes.ironwood !== ironwoodSize) {
-          ironwood = await o.ironwood(b.height);
-          ironwoodSize = b.treeSizes.ironwood;
-        }
         for (const c of s.completed) {
           o.ledger.add(c.pool, c.index, {
             root: c.root,
@@ -236,20 +239,13 @@ export function createTreeStateProducer(o: TreeStateProducerOptions): TreeStateP
           });
           newRoots[c.pool].push(c.index);
         }
-        states.push({
-          height: b.height,
-          wireHash: b.wireHash,
-          time: b.time,
-          ...s.trees,
-          ironwood: ironwood ? parseFinalState(ironwood) : undefined,
-        });
+        states.push({ height: b.height, wireHash: b.wireHash, time: b.time, ...s.trees });
       }
       out.push({
         key: treeStateKey(o.network, o.rangeSize, index),
         bytes: encodeTreeStateRange({ network: o.chainName, blocks: states }),
       });
-      for (const pool of ["sapling", "orchard"] as const)
-        out.push(...o.ledger.chunkObjects(o.network, pool, newRoots[pool]));
+      for (const pool of POOLS) out.push(...o.ledger.chunkObjects(o.network, pool, newRoots[pool]));
       // The range's last snapshot stays: a rollback to the sealed tip restarts from it.
       if (!o.retain) prune(o.sealedTip ? o.sealedTip() : blocks[blocks.length - 1]!.height);
       return out;

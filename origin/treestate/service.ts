@@ -1,18 +1,35 @@
 import {
   createTreeStateReader,
-  readSubtreeRoots,
+  legacyTreeSize,
+  parseFinalState,
+  readSubtreeChunk,
   type StoredSubtreeRoot,
-  type SubtreeQuery,
+  SUBTREE_CHUNK,
+  SUBTREE_LEAF_COUNT,
+  type SubtreePool,
+  subtreeQueryEnd,
   type TreeStateView,
 } from "../../proto/treestate/index.ts";
 import type { BlobStore } from "../store/index.ts";
-import type { TailTreeState } from "./producer.ts";
+
+/**
+ * A GetSubtreeRoots answer in index order: runs of our stored roots, and runs (`roots` absent) of
+ * subtrees completed before the origin computed anything, whose roots only the node has.
+ */
+export type SubtreePlan = { from: number; to: number; roots?: StoredSubtreeRoot[] }[];
 
 export interface TreeStateService {
   /** The stored tree state after `height`, or undefined when not stored yet (fall back to the node). */
   treeState(height: number): Promise<TreeStateView | undefined>;
-  /** Our stored subtree roots, or undefined when a needed chunk is not stored (fall back). */
-  subtreeRoots(q: SubtreeQuery): Promise<StoredSubtreeRoot[] | undefined>;
+  /**
+   * Subtree roots up to the tree size at the last stored height: ours where a chunk object is
+   * stored, the node's (a run without `roots`) where none is. Undefined: no producer, node only.
+   */
+  subtreeRoots(q: {
+    pool: SubtreePool;
+    startIndex: number;
+    maxEntries: number;
+  }): Promise<SubtreePlan | undefined>;
 }
 
 export interface TreeStateServiceOptions {
@@ -20,37 +37,54 @@ export interface TreeStateServiceOptions {
   /** lightedge network name (e.g. "mainnet"). */
   network: string;
   rangeSize: number;
-  /** Tail heights the producer holds in memory (above the sealed tip), when given. */
-  tail?: (height: number) => TreeStateView | undefined;
-  /**
-   * Like `tail`, with heights whose Ironwood tree is non-empty too: their Ironwood part comes from
-   * `ironwood` (the node stays Ironwood's source, origin/trees/README.md). Asked before `tail`.
-   */
-  tailView?: (height: number) => TailTreeState | undefined | Promise<TailTreeState | undefined>;
-  ironwood?: (height: number) => Promise<string>;
+  /** Heights the producer holds in memory (hashed, object not stored yet), when given. */
+  tail?: (height: number) => TreeStateView | undefined | Promise<TreeStateView | undefined>;
   /**
    * Called for a height found neither in the tail nor in storage, before the caller falls back to
-   * the node: throw to refuse (a synthetic chain's node tree states are placeholders).
+   * the node: throw to refuse (a height the origin computes but has not reached: ours is served).
    */
   missing?: (height: number) => void;
+  /** Last height of the contiguously stored tree-state objects (−1: none); undefined: no producer. */
+  storedThrough?: () => number | undefined;
+  /** Subtrees complete before the producer's start (the least count to report); undefined: unknown. */
+  floorCompleted?: (pool: SubtreePool) => number | undefined;
 }
+
+const TREE_FIELD = { sapling: "saplingTree", orchard: "orchardTree", ironwood: "ironwoodTree" } as const;
 
 /** The origin's reader of stored tree states: the same code as the edge's, over the BlobStore. */
 export function createTreeStateService(o: TreeStateServiceOptions): TreeStateService {
   const read = (key: string, range?: { offset: number; length: number }) => o.store.get(key, range);
   const reader = createTreeStateReader({ read, network: o.network });
-  const fromTail = async (height: number): Promise<TreeStateView | undefined> => {
-    const t = await o.tailView?.(height);
-    if (t === undefined) return o.tail?.(height);
-    if (t.ironwoodSize === 0) return t.view;
-    return o.ironwood ? { ...t.view, ironwoodTree: await o.ironwood(height) } : undefined;
-  };
   return {
     async treeState(height) {
-      const found = (await fromTail(height)) ?? (await reader.at(o.rangeSize, height));
+      const found = (await o.tail?.(height)) ?? (await reader.at(o.rangeSize, height));
       if (found === undefined) o.missing?.(height);
       return found;
     },
-    subtreeRoots: (q) => readSubtreeRoots(read, o.network, q),
+    async subtreeRoots(q) {
+      const through = o.storedThrough?.();
+      if (through === undefined) return undefined;
+      // Bounded by what is stored, so every one of ours served is in a chunk object already.
+      const view = through >= 0 ? await reader.at(o.rangeSize, through) : undefined;
+      const text = view?.[TREE_FIELD[q.pool]];
+      const completed = Math.max(
+        text ? Math.floor(legacyTreeSize(parseFinalState(text)) / SUBTREE_LEAF_COUNT) : 0,
+        o.floorCompleted?.(q.pool) ?? 0,
+      );
+      const end = subtreeQueryEnd(q, completed);
+      const plan: SubtreePlan = [];
+      for (let c = Math.floor(q.startIndex / SUBTREE_CHUNK); c * SUBTREE_CHUNK < end; c++) {
+        const from = Math.max(q.startIndex, c * SUBTREE_CHUNK);
+        const to = Math.min(end, (c + 1) * SUBTREE_CHUNK);
+        const roots = await readSubtreeChunk(read, o.network, q.pool, c, completed);
+        const prev = plan[plan.length - 1];
+        if (roots !== undefined)
+          plan.push({ from, to, roots: roots.slice(from - c * SUBTREE_CHUNK, to - c * SUBTREE_CHUNK) });
+        else if (prev !== undefined && prev.roots === undefined) prev.to = to;
+        else plan.push({ from, to });
+      }
+      return plan;
+    },
   };
 }

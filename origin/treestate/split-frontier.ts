@@ -23,7 +23,7 @@ const LOW_PARENTS = SUBTREE_LEVEL - 1;
 export function highHasher(pool: TreePool): MerkleHasher {
   const h = hasherFor(pool);
   return {
-    pool,
+    pool: h.pool,
     emptyRoot: (l) => h.emptyRoot(l + SUBTREE_LEVEL),
     hashLevel: (l, a, b) => h.hashLevel(l + SUBTREE_LEVEL, a, b),
   };

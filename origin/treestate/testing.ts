@@ -1,6 +1,6 @@
 import { bigintToLeBytes, leBytesToBigint } from "../../proto/treestate/bytes.ts";
 import { type LegacyTree, slotsForSize, trimParents } from "../../proto/treestate/index.ts";
-import { hasherFor, hashPair, type TreePool } from "../trees/index.ts";
+import { hasherFor, hashPair, type MerkleHasher, type TreePool } from "../trees/index.ts";
 
 /** A canonical field element of both pools (top two bits clear), deterministic from `seed`. */
 export function fakeNode(seed: number): Uint8Array {
@@ -27,10 +27,15 @@ export function fakeLegacy(size: number, seed: number): LegacyTree {
 
 /**
  * The textbook append of zcashd's IncrementalMerkleTree on the legacy form (left, right,
- * parents), one leaf at a time: an independent reference for the frontier code.
+ * parents), one leaf at a time: an independent reference for the frontier code. `h` may be another
+ * implementation of the pool's hash (the all-bigint oracle).
  */
-export function naiveAppend(pool: TreePool, tree: LegacyTree, leaf: Uint8Array): LegacyTree {
-  const h = hasherFor(pool);
+export function naiveAppend(
+  pool: TreePool,
+  tree: LegacyTree,
+  leaf: Uint8Array,
+  h: MerkleHasher = hasherFor(pool),
+): LegacyTree {
   const t: LegacyTree = { left: tree.left, right: tree.right, parents: tree.parents.slice() };
   if (!t.left) t.left = leaf;
   else if (!t.right) t.right = leaf;

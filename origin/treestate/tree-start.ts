@@ -1,11 +1,15 @@
 import type { TreeStateView } from "../../proto/treestate/index.ts";
 import type { NodeInfo, TreeStateSource } from "../node/ports.ts";
-import { nodeFinalState } from "./node-final-state.ts";
+import { finalStateOf } from "./node-final-state.ts";
 import type { TreeStateStart } from "./producer.ts";
 
-/** Consensus branch ids (ZIP 200 registry) of the upgrades that start the Sapling and Orchard trees. */
+/**
+ * Consensus branch ids (ZIP 200 registry) of the upgrades that start the Sapling, Orchard (NU5) and
+ * Ironwood (NU6.3, ZIP 258; ../shared/docs/ironwood.md) trees.
+ */
 const SAPLING_BRANCH = "76b809bb";
 const NU5_BRANCH = "c2d6d0b4";
+const NU6_3_BRANCH = "37a5165b";
 
 export type TreeStartSource = "genesis" | "store" | "before-activation" | "node";
 
@@ -14,42 +18,55 @@ export interface TreeStartOptions {
   height: number;
   /** The stored tree state after a height (undefined when that range has no object). */
   stored(height: number): Promise<TreeStateView | undefined>;
-  activations: { sapling?: number; orchard?: number };
-  /**
-   * The node, when its z_gettreestate can be trusted. A synthetic dev chain's is a placeholder
-   * (origin/devnode/tree-rpc.ts), and its blocks carry leaves before "activation": there only the
-   * genesis and stored frontiers are valid starts.
-   */
+  activations: TreeActivations;
+  /** The node's z_gettreestate frontier at `height`: the start when nothing cheaper applies. */
   node?: TreeStateSource;
 }
 
-/** Activation heights of the Sapling and Orchard trees from getblockchaininfo's upgrade list. */
-export function treeActivations(info: NodeInfo): { sapling?: number; orchard?: number } {
+export interface TreeActivations {
+  sapling?: number;
+  orchard?: number;
+  ironwood?: number;
+}
+
+/** Activation heights of the three trees from getblockchaininfo's upgrade list. */
+export function treeActivations(info: NodeInfo): TreeActivations {
   const at = (branch: string) => info.upgrades.find((u) => u.branchId === branch)?.activationHeight;
-  return { sapling: at(SAPLING_BRANCH), orchard: at(NU5_BRANCH) };
+  return { sapling: at(SAPLING_BRANCH), orchard: at(NU5_BRANCH), ironwood: at(NU6_3_BRANCH) };
 }
 
 /**
  * Where the tip-following producer starts, cheapest trustworthy source first: nothing before
- * genesis; our own stored object at the sealed tip; empty trees below both activation heights
- * (no pool can have a leaf there by consensus); the node's z_gettreestate. Undefined when none
- * applies (the origin then answers from the node until `lightedge backfill-trees` covers it).
+ * genesis; our own stored object at the sealed tip; empty trees below every activation height
+ * (no pool can have a leaf there by consensus); the node's z_gettreestate at that height. Undefined
+ * when none applies (the origin then answers from the node until `lightedge backfill-trees` covers
+ * it).
  */
 export async function resolveTreeStart(
   o: TreeStartOptions,
 ): Promise<{ start: TreeStateStart; source: TreeStartSource } | undefined> {
   const { height } = o;
-  if (height < 0) return { start: { height: -1, sapling: "", orchard: "" }, source: "genesis" };
+  if (height < 0) return { start: { height: -1, sapling: "", orchard: "", ironwood: "" }, source: "genesis" };
   const stored = await o.stored(height);
   if (stored !== undefined)
-    return { start: { height, sapling: stored.saplingTree, orchard: stored.orchardTree }, source: "store" };
+    return {
+      start: {
+        height,
+        sapling: stored.saplingTree,
+        orchard: stored.orchardTree,
+        ironwood: stored.ironwoodTree,
+      },
+      source: "store",
+    };
   if (o.node === undefined) return undefined;
   const before = (a: number | undefined) => a !== undefined && height < a;
-  if (before(o.activations.sapling) && before(o.activations.orchard))
-    return { start: { height, sapling: "", orchard: "" }, source: "before-activation" };
-  const [sapling, orchard] = await Promise.all([
-    nodeFinalState(o.node, height, "sapling"),
-    nodeFinalState(o.node, height, "orchard"),
-  ]);
-  return { start: { height, sapling, orchard }, source: "node" };
+  const { sapling: s, orchard: n, ironwood: i } = o.activations;
+  if (before(s) && before(n) && (i === undefined || before(i)))
+    return { start: { height, sapling: "", orchard: "", ironwood: "" }, source: "before-activation" };
+  const node = o.node;
+  const state = await node.treeState(height);
+  const [sapling, orchard, ironwood] = await Promise.all(
+    (["sapling", "orchard", "ironwood"] as const).map((pool) => finalStateOf(node, state, pool)),
+  );
+  return { start: { height, sapling: sapling!, orchard: orchard!, ironwood: ironwood! }, source: "node" };
 }

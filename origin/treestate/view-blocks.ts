@@ -6,8 +6,7 @@ import type { ProducerBlock } from "./producer.ts";
 
 /**
  * Served blocks `from..to` as the producer reads them (to replay a tail the indexer restored from
- * its data dir before the producer started): the "full" frame's protobuf, its time and Ironwood
- * tree size from chainMetadata.
+ * its data dir before the producer started): the "full" frame's protobuf and its time.
  */
 export async function producerBlocksFrom(
   view: ChainBlocks,
@@ -24,7 +23,6 @@ export async function producerBlocksFrom(
       height: b.height,
       wireHash: b.wireHash,
       time: block.time,
-      treeSizes: { ironwood: block.chainMetadata?.ironwoodCommitmentTreeSize ?? 0 },
       messages: { full },
     });
   }

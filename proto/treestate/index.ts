@@ -45,7 +45,13 @@ export {
   type TreeStateReader,
   type TreeStateReaderOptions,
 } from "./reader.ts";
-export { readSubtreeRoots, SUBTREE_LEAF_COUNT, type SubtreeQuery } from "./subtree-reader.ts";
+export {
+  readSubtreeChunk,
+  readSubtreeRoots,
+  SUBTREE_LEAF_COUNT,
+  type SubtreeQuery,
+  subtreeQueryEnd,
+} from "./subtree-reader.ts";
 export {
   decodeSubtreeRoots,
   encodeSubtreeRoots,

@@ -11,8 +11,12 @@ import { bytesEqual } from "./bytes.ts";
  *                    field element little-endian), completing block height u32 LE, completing
  *                    block hash (32 bytes, wire order)
  *
- * Byte order of `completingBlockHash`: lightwalletd sends the display hex byte-reversed, i.e. the
- * wire order that CompactBlock.hash also uses, so the stored wire hash is served as is.
+ * The completing hash is stored in wire (internal) order, as CompactBlock.hash. GetSubtreeRoots
+ * serves `completingBlockHash` in DISPLAY order, as lightwalletd does (frontend/service.go:
+ * `hash32.ReverseSlice(block.Hash)`), so servers reverse it when answering (origin/serve/subtrees.ts,
+ * edge/treestate/methods.ts); the stored format is unchanged. All three pools are the origin's own
+ * roots (Ironwood hashed as Orchard, origin/trees/README.md), except roots the origin seeds from the
+ * node for subtrees completed before it started (origin/treestate/seed-ledger.ts).
  */
 export const SUBTREE_ROOTS_MAGIC = "LESR";
 export const SUBTREE_ROOTS_HEADER_BYTES = 48;
@@ -25,7 +29,7 @@ export interface StoredSubtreeRoot {
   /** 32 bytes, little-endian field element. */
   root: Uint8Array;
   completingHeight: number;
-  /** 32 bytes, wire order. */
+  /** 32 bytes, wire order (served reversed: display order). */
   completingWireHash: Uint8Array;
 }
 
