@@ -1,7 +1,8 @@
+import { LightedgeError } from "../../proto/errors.ts";
 import { displayHex, parseBlock, parseTransaction } from "../chain/index.ts";
 import { buildHeader, headerHash } from "./header.ts";
-import { syntheticBody } from "./synthetic-block.ts";
-import type { DevBlock, DevChain, DevTreeSizes, Network } from "./types.ts";
+import { blockEra, syntheticBody } from "./synthetic-block.ts";
+import type { ChainEvent, DevBlock, DevChain, DevTreeSizes, Network } from "./types.ts";
 
 /** Real blocks a chain starts with (a corpus run); synthetic blocks may follow or replace them. */
 export interface FixedBlocks {
@@ -43,6 +44,11 @@ export function createDevChain(o: ChainOptions): DevChain {
   let known = base; // heights < known have hash and sizes
   let branches = 0;
   const genesisTime = o.genesisTime ?? 1_700_000_000;
+  const listeners: ((e: ChainEvent) => void)[] = [];
+  const emit = (e: ChainEvent) => {
+    for (const l of listeners) l(e);
+  };
+  const eraOf = (h: number) => blockEra(o.network, o.fixed === undefined, h);
 
   const isFixed = (h: number) => o.fixed !== undefined && h <= o.fixed.to && (branchOf.get(h) ?? 0) === 0;
   const timeAt = (h: number) => (isFixed(h) ? o.fixed!.get(h).time : genesisTime + h * SPACING);
@@ -79,7 +85,7 @@ export function createDevChain(o: ChainOptions): DevChain {
   /** Header, txids and tree sizes of synthetic block h (the block bytes are in body.block). */
   function build(h: number) {
     const extra = extras.get(h) ?? [];
-    const body = syntheticBody(o.seed, h, branchOf.get(h) ?? 0, extra);
+    const body = syntheticBody(o.seed, h, branchOf.get(h) ?? 0, extra, eraOf(h));
     const added = body.added;
     for (const t of extra) addCounts(added, t);
     const header = buildHeader({
@@ -191,9 +197,24 @@ export function createDevChain(o: ChainOptions): DevChain {
       ensure(h);
       return sizesBefore(h + 1);
     },
-    mine(k, mempool = []) {
-      if (mempool.length > 0) extras.set(tip + 1, mempool);
-      tip += k;
+    mine(k, mempool = [], perBlock = Number.POSITIVE_INFINITY) {
+      const per = Math.max(1, Number.isFinite(perBlock) ? Math.floor(perBlock) : mempool.length);
+      const blocks = Math.max(k, Math.ceil(mempool.length / per));
+      if (blocks === 0) return 0;
+      if (!eraOf(tip + 1).sapling)
+        throw new LightedgeError(
+          "bad-request",
+          "devnode.mine",
+          `devnode: cannot mine at ${tip + 1}: the dev node builds no blocks before Sapling activation`,
+        );
+      const added = new Map<number, Uint8Array[]>();
+      for (let i = 0; i * per < mempool.length; i++)
+        added.set(tip + 1 + i, mempool.slice(i * per, (i + 1) * per));
+      for (const [h, txs] of added) extras.set(h, txs);
+      const from = tip + 1;
+      tip += blocks;
+      emit({ kind: "mine", from, to: tip, extras: [...added] });
+      return blocks;
     },
     reorg(d) {
       const from = Math.max(base + 1, tip - d + 1);
@@ -203,6 +224,11 @@ export function createDevChain(o: ChainOptions): DevChain {
         extras.delete(h);
       }
       forget(from);
+      emit({ kind: "reorg", from, to: tip, branch: branches });
+    },
+    eraAt: eraOf,
+    subscribe(listener) {
+      listeners.push(listener);
     },
   };
 }

@@ -1,15 +1,19 @@
 import { computeTxid, displayHex } from "../chain/index.ts";
 import type { Faults } from "./fault-injection.ts";
+import { admitTransaction } from "./mempool.ts";
 import { type NodeState, rememberTxids } from "./node-state.ts";
 import { blockRandom } from "./prng.ts";
+import { RpcFault } from "./rpc-error.ts";
 import { buildTx } from "./tx-builder.ts";
 
 /**
  * The control API (same port, under /control/, JSON bodies, no auth — a dev tool on localhost):
  *   GET  /control/state                           tip, hashed height, mempool, faults
- *   POST /control/mine     {"blocks":k}           append k blocks (the first takes the mempool)
+ *   POST /control/mine     {"blocks":k,"perBlock"?:n}  append k blocks; the first takes the mempool,
+ *                                                 or n mempool txs go into each (more blocks if needed)
  *   POST /control/reorg    {"depth":d}            replace the last d blocks with a new branch
- *   POST /control/mempool  {"count":n} | {"hex":[…]}  add generated or given transactions
+ *   POST /control/mempool  {"count":n} | {"hex":[…]}  add generated or given transactions (given ones
+ *                                                 must parse and suit the next block's era: mempool.ts)
  *   POST /control/stall    {"ms":t,"requests"?:n} delay JSON-RPC requests (n, or until cleared)
  *   POST /control/fail     {"status"?:s,"code"?:c,"message"?:m,"close"?:true,"requests"?:n}
  *   POST /control/syncing  {"behind":n}           report estimatedheight = tip + n (0 = synced)
@@ -28,16 +32,19 @@ export function control(
       return describe(state, faults);
     case "/control/mine": {
       const pool = [...state.mempool.entries()];
+      const first = state.chain.tip() + 1;
+      const per = n(body.perBlock, 0) || Math.max(1, pool.length);
       state.chain.mine(
         n(body.blocks, 1),
         pool.map(([, raw]) => raw),
+        per,
       );
       state.mempool.clear();
-      if (pool.length > 0)
+      for (let i = 0; i * per < pool.length; i++)
         rememberTxids(
           state,
-          state.chain.tip() - n(body.blocks, 1) + 1,
-          pool.map(([t]) => t),
+          first + i,
+          pool.slice(i * per, (i + 1) * per).map(([t]) => t),
         );
       state.chain.hashAt(state.chain.tip()); // hash the new blocks now: the served tip moves at once
       return describe(state, faults);
@@ -77,11 +84,15 @@ export function control(
 let mempoolCounter = 0;
 
 function addMempool(state: NodeState, body: Record<string, unknown>): string[] {
-  const raws: Uint8Array[] = Array.isArray(body.hex)
-    ? body.hex.map((h) => Uint8Array.from(Buffer.from(String(h), "hex")))
-    : Array.from({ length: typeof body.count === "number" ? body.count : 1 }, () => generated(state));
+  if (Array.isArray(body.hex)) {
+    const hexes = body.hex.map(String);
+    const bad = hexes.findIndex((h) => !/^([0-9a-fA-F]{2})+$/.test(h));
+    if (bad >= 0) throw new RpcFault(-22, `hex[${bad}] is not hex`);
+    return hexes.map((h) => admitTransaction(state, Uint8Array.from(Buffer.from(h, "hex"))));
+  }
   const ids: string[] = [];
-  for (const raw of raws) {
+  for (let i = 0; i < (typeof body.count === "number" ? body.count : 1); i++) {
+    const raw = generated(state);
     const id = displayHex(computeTxid(raw));
     state.mempool.set(id, raw);
     ids.push(id);
@@ -89,21 +100,27 @@ function addMempool(state: NodeState, body: Record<string, unknown>): string[] {
   return ids;
 }
 
-/** A v5 tx with 2 Orchard actions, unique per call (lock_time counts). */
+/**
+ * A transaction unique per call (lock_time counts) of the next block's era: v5 with one Sapling
+ * output and 2 Orchard actions from NU5, else v4 with one Sapling spend and 2 outputs.
+ */
 function generated(state: NodeState): Uint8Array {
   const k = ++mempoolCounter;
+  const next = state.chain.tip() + 1;
+  const era = state.chain.eraAt(next);
   const rand = blockRandom("mempool", state.chain.tip(), k);
   return buildTx(
     {
-      version: 5,
+      version: era.orchard ? 5 : 4,
       vin: [],
       vout: [],
-      saplingSpends: 0,
-      saplingOutputs: 1,
-      orchardActions: 2,
+      saplingSpends: era.orchard ? 0 : 1,
+      saplingOutputs: era.orchard ? 1 : 2,
+      orchardActions: era.orchard ? 2 : 0,
       ironwoodActions: 0,
       lockTime: k,
-      expiryHeight: state.chain.tip() + 40,
+      expiryHeight: next + 40,
+      branchId: era.branchId,
     },
     rand,
   );

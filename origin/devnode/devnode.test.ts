@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainDir, corpusIndex, hasChain, readChainHex } from "../../test/support/chain.ts";
 import { displayHex, parseBlock } from "../chain/index.ts";
 import { createNodeClient } from "../node/index.ts";
-import { frontierSize } from "./corpus.ts";
 import { createDevNode, type DevNode } from "./index.ts";
-import { frontierHex } from "./tree-rpc.ts";
 
 async function control(node: DevNode, path: string, body: unknown = {}): Promise<Record<string, unknown>> {
   const res = await fetch(`${node.url}control/${path}`, {
@@ -89,11 +87,6 @@ describe("synthetic dev chain", () => {
     for (const b of tail) parseBlock(b.raw);
     await expect(c.block(oldTail)).rejects.toMatchObject({ kind: "not-found" });
     c.close();
-  });
-
-  it("encodes tree-state frontiers whose occupancy equals the tree size", () => {
-    for (const size of [0, 1, 2, 3, 4, 5, 1000, 65536, 93182, 72999499])
-      expect(frontierSize(frontierHex("sapling", 1, size))).toBe(size);
   });
 
   it("answers zebrad's error codes for bad calls", async () => {

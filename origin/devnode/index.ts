@@ -5,14 +5,16 @@ import type { AddressInfo } from "node:net";
 import { scannedAddressIndex, syntheticAddressIndex } from "./address-index.ts";
 import { createBlockCache } from "./blocks-rpc.ts";
 import { createDevChain } from "./chain.ts";
-import { loadCorpusRun } from "./corpus.ts";
+import type { Pool } from "./commitments.ts";
+import { type CorpusRun, loadCorpusRun } from "./corpus.ts";
 import { createFaults } from "./fault-injection.ts";
-import { type NodeState, rememberTxids } from "./node-state.ts";
+import { type CorpusServing, type NodeState, rememberTxids } from "./node-state.ts";
 import { createHandler } from "./server.ts";
+import type { StartPlan } from "./start-frontier.ts";
+import { createTreeStates } from "./tree-host.ts";
 import type { DevChain, Network } from "./types.ts";
 
 export { knownScripts, scriptAddress } from "./address.ts";
-export { frontierSize } from "./corpus.ts";
 export type { DevBlock, DevChain, DevTreeSizes, Network } from "./types.ts";
 
 export interface DevNodeOptions {
@@ -42,10 +44,17 @@ export interface DevNode {
 export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
   const network = o.network ?? (o.corpus ? "mainnet" : "regtest");
   const fixed = o.corpus ? loadCorpusRun(o.corpus.dir, network, o.corpus.from, o.corpus.to) : undefined;
-  const chain = createDevChain({
-    network,
-    seed: o.synthetic?.seed ?? "corpus",
-    blocks: o.synthetic?.blocks,
+  const seed = o.synthetic?.seed ?? "corpus";
+  const chain = createDevChain({ network, seed, blocks: o.synthetic?.blocks, fixed });
+  const empty = (pool: Pool): StartPlan => ({ pool, kind: "empty", size: 0 });
+  const trees = createTreeStates({
+    chain,
+    seed,
+    starts: fixed?.starts ?? {
+      sapling: empty("sapling"),
+      orchard: empty("orchard"),
+      ironwood: empty("ironwood"),
+    },
     fixed,
   });
   const state: NodeState = {
@@ -56,6 +65,8 @@ export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
     txHeights: new Map(),
     behind: 0,
     tip: () => Math.min(chain.tip(), chain.hashed()),
+    trees,
+    corpus: fixed ? corpusServing(fixed) : undefined,
   };
   if (fixed) for (let h = fixed.from; h <= fixed.to; h++) rememberTxids(state, h, fixed.get(h).txids);
   const faults = createFaults();
@@ -88,7 +99,7 @@ export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
         stopped = true;
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      }).then(() => trees.close()),
   };
 }
 
@@ -96,6 +107,26 @@ function basic(credentials: string): string {
   return `Basic ${Buffer.from(credentials).toString("base64")}`;
 }
 
-function corpusBlocks(fixed: NonNullable<ReturnType<typeof loadCorpusRun>>) {
+/** Start frontier's block (from − 1): hash from the run's first block; time real where the corpus has it. */
+function corpusServing(run: CorpusRun): CorpusServing {
+  const first = run.get(run.from);
+  const real = run.trees.states.find((s) => s.height === run.from - 1);
+  const zebrad = new Map<number, Record<string, unknown>>();
+  for (const s of run.trees.states) if (s.zebrad) zebrad.set(s.height, s.zebrad);
+  return {
+    zebrad,
+    startHash: first.prevDisplayHash,
+    // Not in the corpus unless a tree state is: one target spacing (75 s) before the first block.
+    startTime: real?.time ?? first.time - 75,
+    startSizes: {
+      sapling: run.starts.sapling.size,
+      orchard: run.starts.orchard.size,
+      ironwood: run.starts.ironwood.size,
+    },
+    subtrees: run.trees.subtrees,
+  };
+}
+
+function corpusBlocks(fixed: CorpusRun) {
   return Array.from({ length: fixed.to - fixed.from + 1 }, (_, i) => fixed.get(fixed.from + i));
 }

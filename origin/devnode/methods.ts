@@ -1,10 +1,12 @@
-import { computeTxid, displayHex, parseBlock, parseTransaction } from "../chain/index.ts";
+import { displayHex, parseBlock } from "../chain/index.ts";
 import { RenderedJson, resolveBlock, verboseBlock } from "./blocks-rpc.ts";
 import { getBlockchainInfo, getInfo } from "./info-rpc.ts";
+import { admitTransaction } from "./mempool.ts";
 import { type NodeState, rememberTxids } from "./node-state.ts";
 import { faults, RpcFault } from "./rpc-error.ts";
 import { subtrees, treeState } from "./tree-rpc.ts";
 
+/** A result, or a promise of one (tree states come from the tree worker). */
 type Method = (state: NodeState, params: unknown[]) => unknown;
 
 /** The zebrad JSON-RPC subset lightwalletd and lightedge use, with zebrad's shapes and codes. */
@@ -29,7 +31,7 @@ export const methods: Record<string, Method> = {
     if (verbosity === 1 || verbosity === 2) return verboseBlock(s.chain, tip, b);
     throw faults.invalidParams("invalid verbosity");
   },
-  z_gettreestate: (s, [id]) => treeState(s, resolveBlock(s.chain, s.tip(), id)),
+  z_gettreestate: (s, [id]) => treeState(s, id),
   z_getsubtreesbyindex: (s, [pool, start, limit]) => subtrees(s, pool, start, limit),
   getrawtransaction: (s, [txid, verbose = 0]) => rawTransaction(s, txid, verbose),
   sendrawtransaction: (s, [hex]) => sendRawTransaction(s, hex),
@@ -92,15 +94,5 @@ function rawTransaction(s: NodeState, txid: unknown, verbose: unknown): unknown 
 function sendRawTransaction(s: NodeState, hex: unknown): string {
   if (typeof hex !== "string" || !/^([0-9a-fA-F]{2})+$/.test(hex))
     throw new RpcFault(-22, "TX decode failed");
-  const raw = Uint8Array.from(Buffer.from(hex, "hex"));
-  try {
-    parseTransaction(raw, { strictV6: false });
-  } catch {
-    throw new RpcFault(-22, "TX decode failed");
-  }
-  const txid = displayHex(computeTxid(raw));
-  if (s.mempool.has(txid)) throw new RpcFault(-26, "txn-already-in-mempool");
-  if (s.txHeights.has(txid)) throw new RpcFault(-27, "transaction already in block chain");
-  s.mempool.set(txid, raw);
-  return txid;
+  return admitTransaction(s, Uint8Array.from(Buffer.from(hex, "hex")));
 }

@@ -99,25 +99,28 @@ function answerRpc(state: NodeState, faults: Faults, body: string, res: http.Ser
         200,
         JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request" } }),
       );
-    const parts: Buffer[] = [Buffer.from("[")];
-    parsed.forEach((r, i) => {
-      if (i > 0) parts.push(Buffer.from(","));
-      parts.push(...one(state, r as RpcRequest));
+    void Promise.all(parsed.map((r) => one(state, r as RpcRequest))).then((answers) => {
+      const parts: Buffer[] = [Buffer.from("[")];
+      answers.forEach((a, i) => {
+        if (i > 0) parts.push(Buffer.from(","));
+        parts.push(...a);
+      });
+      parts.push(Buffer.from("]"));
+      sendParts(res, parts);
     });
-    parts.push(Buffer.from("]"));
-    sendParts(res, parts);
-  } else sendParts(res, one(state, parsed as RpcRequest));
+  } else void one(state, parsed as RpcRequest).then((a) => sendParts(res, a));
 }
 
 /** One call → its JSON bytes (pre-rendered results, i.e. block hex, are not copied again). */
-function one(state: NodeState, r: RpcRequest): Buffer[] {
+async function one(state: NodeState, r: RpcRequest): Promise<Buffer[]> {
   const id = JSON.stringify(r?.id ?? null);
   const method = typeof r?.method === "string" ? methods[r.method] : undefined;
   try {
     if (typeof r !== "object" || r === null || typeof r.method !== "string")
       throw new RpcFault(-32600, "Invalid request");
     if (!method) throw new RpcFault(-32601, "Method not found");
-    const result = method(state, Array.isArray(r.params) ? r.params : []);
+    let result = method(state, Array.isArray(r.params) ? r.params : []);
+    if (result instanceof Promise) result = await result;
     const head = Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":`);
     if (result instanceof RenderedJson) return [head, result.bytes, closeBrace];
     return [head, Buffer.from(JSON.stringify(result)), closeBrace];

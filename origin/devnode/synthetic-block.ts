@@ -1,8 +1,11 @@
+import { LightedgeError } from "../../proto/errors.ts";
 import { computeTxid, merkleRoot } from "../chain/index.ts";
 import { knownScripts } from "./address.ts";
 import { HEADER_BYTES } from "./header.ts";
 import { type BlockRandom, blockRandom } from "./prng.ts";
-import { bip34Height, type TxShape, writeTx } from "./tx-builder.ts";
+import { bip34Height, NU63_BRANCH_ID, type TxShape, writeTx } from "./tx-builder.ts";
+import type { Network } from "./types.ts";
+import { type Era, eraAt } from "./upgrades.ts";
 import { ByteWriter } from "./writer.ts";
 
 /** Transactions of one synthetic block (coinbase first) with their wire txids. */
@@ -20,12 +23,27 @@ export interface SyntheticBody {
 export const COINBASE_VALUE = 156_250_000;
 export const scripts = knownScripts();
 
+/** Everything active (NU6.3): synthetic and regtest chains from height 1. */
+export const ALL_POOLS: Era = {
+  name: "NU6.3",
+  branchId: NU63_BRANCH_ID,
+  sapling: true,
+  orchard: true,
+  ironwood: true,
+};
+
+/** The era a chain's block at `height` is built for: a synthetic chain has every pool from genesis. */
+export function blockEra(network: Network, synthetic: boolean, height: number): Era {
+  return synthetic ? ALL_POOLS : eraAt(network, false, height);
+}
+
 /**
- * Size mix, tuned to ~5–6 KB of compact data per block on average (issue 5): most blocks carry
- * 0–4 ordinary transactions (~0.6 KB compact); 1 in 18 is a burst of 20–60 transactions, mostly
- * Sapling outputs (~85 KB compact), like mainnet's 2022–23 output spam.
+ * Size mix, tuned to ~5–6 KB of compact data per block on average: most blocks carry 0–4 ordinary
+ * transactions (~0.6 KB compact); 1 in 18 is a burst of 20–60 transactions, mostly Sapling outputs
+ * (~85 KB compact), like mainnet's 2022–23 output spam. Only what the era allows: before NU6.3 the
+ * Ironwood kinds become Orchard (v5) ones, before NU5 every kind is a v4 Sapling transaction.
  */
-function shapes(rand: BlockRandom, height: number): TxShape[] {
+function shapes(rand: BlockRandom, height: number, era: Era): TxShape[] {
   const burst = rand.int(18) === 0;
   const count = burst ? 20 + rand.int(40) : rand.int(5);
   const out: TxShape[] = [];
@@ -43,8 +61,21 @@ function shapes(rand: BlockRandom, height: number): TxShape[] {
       ironwoodActions: 0,
       lockTime: i + 1, // keeps txids unique within the block
       expiryHeight: height + 40,
+      branchId: era.branchId,
     };
-    if (kind === 0) out.push({ ...base, version: 4, saplingSpends: 1, saplingOutputs: 2 * big });
+    if (!era.orchard) {
+      if (kind === 4)
+        out.push({
+          ...base,
+          version: 4,
+          vin: [randomInput(rand)],
+          vout: [payment(rand)],
+          saplingOutputs: big,
+        });
+      else out.push({ ...base, version: 4, saplingSpends: kind === 0 ? 1 : 0, saplingOutputs: 2 * big });
+    } else if (!era.ironwood && (kind === 2 || kind === 3))
+      out.push({ ...base, orchardActions: 2 * big, saplingOutputs: kind === 3 ? 1 : 0 });
+    else if (kind === 0) out.push({ ...base, version: 4, saplingSpends: 1, saplingOutputs: 2 * big });
     else if (kind === 1) out.push({ ...base, orchardActions: 2 * big });
     else if (kind === 2) out.push({ ...base, version: 6, ironwoodActions: 2 * big });
     else if (kind === 3) out.push({ ...base, version: 6, orchardActions: 2, ironwoodActions: 2 * big });
@@ -65,10 +96,14 @@ function payment(rand: BlockRandom) {
   };
 }
 
-/** The coinbase: BIP34 height, pays known address `height % 3` (v5, transparent only; same on every branch). */
-export function coinbaseShape(height: number): TxShape {
+/**
+ * The coinbase: BIP34 height, pays known address `height % 3`, transparent only, same on every
+ * branch; v5 from NU5, v4 before.
+ */
+export function coinbaseShape(height: number, era: Era = ALL_POOLS): TxShape {
   return {
-    version: 5,
+    version: era.orchard ? 5 : 4,
+    branchId: era.branchId,
     vin: [
       {
         wirePrevTxid: new Uint8Array(32),
@@ -96,9 +131,17 @@ export function syntheticBody(
   height: number,
   branch: number,
   extra: Uint8Array[] = [],
+  era: Era = ALL_POOLS,
 ): SyntheticBody {
+  if (!era.sapling)
+    throw new LightedgeError(
+      "bad-request",
+      "devnode.block",
+      `devnode: no synthetic blocks before Sapling (height ${height})`,
+    );
   const rand = blockRandom(seed, height, branch);
-  const list = [coinbaseShape(height), ...shapes(rand, height)];
+  // Height 0 is a coinbase-only genesis: pools activate at 1 on synthetic chains (upgrades.ts).
+  const list = [coinbaseShape(height, era), ...(height === 0 ? [] : shapes(rand, height, era))];
   const added = { sapling: 0, orchard: 0, ironwood: 0 };
   const w = new ByteWriter(64 * 1024);
   w.pos = HEADER_BYTES;

@@ -1,100 +1,101 @@
-import { createHash } from "node:crypto";
+import { SUBTREE_LEAVES } from "../trees/index.ts";
+import { POOLS, type Pool } from "./commitments.ts";
 import type { NodeState } from "./node-state.ts";
 import { faults } from "./rpc-error.ts";
+import type { PoolTree } from "./tree-engine.ts";
+import { poolActivations } from "./upgrades.ts";
 
 /**
- * z_gettreestate / z_getsubtreesbyindex for dev chains. The dev node does not hash note
- * commitment trees (that needs Sinsemilla/Pedersen), so tree states have the real *shape* — a
- * legacy CommitmentTree frontier whose occupancy matches the tree size exactly — filled with
- * deterministic dummy node values; roots are dummies too. Sizes agree with getblock's trees.
+ * z_gettreestate / z_getsubtreesbyindex in zebrad's shapes, from the trees the dev node computes
+ * (tree-engine.ts on the tree worker) and, in corpus mode, the corpus's real zebrad values:
+ *
+ * - a pool before its activation is `{"commitments":{}}`; from it on, `finalRoot` (Sapling
+ *   byte-reversed, Orchard and Ironwood as stored — zebrad's display order) and `finalState`
+ *   (zebrad's style, parents padded to 31); `ironwood` is present from NU6.3 on;
+ * - corpus mode also answers below the run: `from − 1` (the start frontier, so a wallet birthday at
+ *   the run's first block works) and any height with a real zebrad response (served as is); inside
+ *   the run the computed trees are served;
+ * - subtrees completed before the run are the corpus's real ones, in index order, and the list
+ *   ends at the first the corpus lacks; later ones are computed (README.md here).
  */
 
-const SUBTREE_LEAVES = 2 ** 16; // ZIP 225/zebra subtree height 16
+const VALID_POOLS = 'invalid pool name, must be one of: "sapling", "orchard", "ironwood"';
 
-function dummyNode(...parts: (string | number)[]): Buffer {
-  const b = createHash("sha256").update(parts.join("|")).digest();
-  b[31]! &= 0x3f; // a canonical field element
-  return b;
+/** A height to answer for: in the chain, or (corpus mode) just below it. */
+function resolveTreeHeight(state: NodeState, id: unknown): number {
+  const { chain } = state;
+  const tip = state.tip();
+  const corpus = state.corpus;
+  if (typeof id === "number" || (typeof id === "string" && /^\d{1,10}$/.test(id))) {
+    const h = Number(id);
+    if (Number.isSafeInteger(h) && h >= chain.base && h <= tip) return h;
+    if (corpus && (h === chain.base - 1 || corpus.zebrad.has(h))) return h;
+    throw faults.blockNotFound();
+  }
+  if (typeof id !== "string") throw faults.invalidParams("invalid block hash or height");
+  const hash = id.toLowerCase();
+  const h = chain.heightOf(hash);
+  if (h !== undefined && h <= tip) return h;
+  if (corpus) {
+    if (hash === corpus.startHash) return chain.base - 1;
+    for (const [height, z] of corpus.zebrad) if (z.hash === hash) return height;
+  }
+  throw faults.blockNotFound();
 }
 
-/** Legacy CommitmentTree encoding of a tree with `size` leaves: Option left, Option right, parents. */
-export function frontierHex(pool: string, height: number, size: number): string {
-  if (size === 0) return "000000";
-  const parts: Buffer[] = [];
-  const some = (v: Buffer) => parts.push(Buffer.from([1]), v);
-  const none = () => parts.push(Buffer.from([0]));
-  const even = size % 2 === 0;
-  some(dummyNode(pool, height, "left"));
-  if (even) some(dummyNode(pool, height, "right"));
-  else none();
-  const covered = size - (even ? 2 : 1);
-  const bits = covered.toString(2).length;
-  const parents: (Buffer | null)[] = [];
-  for (let i = 0; i + 1 < bits + 1; i++)
-    parents.push(Math.floor(covered / 2 ** (i + 1)) % 2 === 1 ? dummyNode(pool, height, i) : null);
-  while (parents.length > 0 && parents[parents.length - 1] === null) parents.pop();
-  parts.push(Buffer.from([parents.length]));
-  for (const p of parents) p ? some(p) : none();
-  return Buffer.concat(parts).toString("hex");
-}
-
-export function treeState(state: NodeState, height: number): Record<string, unknown> {
-  const sizes = state.chain.treeSizesAt(height);
-  const pool = (name: "sapling" | "orchard" | "ironwood", size: number) =>
-    size === 0 && name !== "sapling"
+export async function treeState(state: NodeState, id: unknown): Promise<Record<string, unknown>> {
+  const height = resolveTreeHeight(state, id);
+  const { chain } = state;
+  // Below the run a real response is the answer; inside it the computed trees are (they extend
+  // the start frontier, so they equal the real ones wherever the start is real: corpus.test.ts).
+  const real = state.corpus?.zebrad.get(height);
+  if (real && height < chain.base) return real;
+  const trees = await state.trees.stateAt(height);
+  const active = poolActivations(chain.network, chain.synthetic);
+  const pool = (p: Pool, t: PoolTree) =>
+    height < active[p]
       ? { commitments: {} }
-      : {
-          commitments: {
-            finalRoot: dummyNode(name, height, "root").reverse().toString("hex"),
-            finalState: frontierHex(name, height, size),
-          },
-        };
+      : { commitments: { finalRoot: displayRoot(p, t.root), finalState: t.finalState } };
+  const below = height < chain.base;
   const out: Record<string, unknown> = {
-    hash: state.chain.hashAt(height),
+    hash: below ? state.corpus!.startHash : chain.hashAt(height),
     height,
-    time: state.blocks.get(state.chain, height).time,
-    sapling: pool("sapling", sizes.sapling),
-    orchard: pool("orchard", sizes.orchard),
+    time: below ? state.corpus!.startTime : state.blocks.get(chain, height).time,
+    sapling: pool("sapling", trees.sapling),
+    orchard: pool("orchard", trees.orchard),
   };
-  if (sizes.ironwood > 0) out.ironwood = pool("ironwood", sizes.ironwood);
+  if (height >= active.ironwood) out.ironwood = pool("ironwood", trees.ironwood);
   return out;
 }
 
-export function subtrees(
+/** zebrad shows the Sapling root byte-reversed and Orchard-hash roots as stored (origin/trees/real-chain.test.ts). */
+function displayRoot(pool: Pool, leHex: string): string {
+  return pool === "sapling" ? Buffer.from(leHex, "hex").reverse().toString("hex") : leHex;
+}
+
+export async function subtrees(
   state: NodeState,
   pool: unknown,
   start: unknown,
   limit: unknown,
-): Record<string, unknown> {
-  if (pool !== "sapling" && pool !== "orchard" && pool !== "ironwood")
-    throw faults.invalidParams('invalid pool name, must be one of: "sapling", "orchard", "ironwood"');
+): Promise<Record<string, unknown>> {
+  if (typeof pool !== "string" || !(POOLS as readonly string[]).includes(pool))
+    throw faults.invalidParams(VALID_POOLS);
+  const p = pool as Pool;
   if (typeof start !== "number" || !Number.isSafeInteger(start) || start < 0)
     throw faults.invalidParams("invalid start index");
+  const max =
+    typeof limit === "number" && Number.isSafeInteger(limit) && limit > 0 ? limit : Number.POSITIVE_INFINITY;
   const tip = state.tip();
-  const { chain } = state;
-  const have = Math.floor(chain.treeSizesAt(tip)[pool] / SUBTREE_LEAVES);
-  const end = Math.min(have, typeof limit === "number" && limit > 0 ? start + limit : have);
-  const list = [];
-  for (let i = start; i < end; i++)
-    list.push({
-      root: dummyNode(pool, "subtree", i).toString("hex"),
-      end_height: completingHeight(state, pool, (i + 1) * SUBTREE_LEAVES),
-    });
-  return { pool, start_index: start, subtrees: list };
-}
-
-/** First height whose tree size reaches `leaves` (binary search over the size columns). */
-function completingHeight(
-  state: NodeState,
-  pool: "sapling" | "orchard" | "ironwood",
-  leaves: number,
-): number {
-  let lo = state.chain.base;
-  let hi = state.tip();
-  while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (state.chain.treeSizesAt(mid)[pool] >= leaves) hi = mid;
-    else lo = mid + 1;
+  const corpus = state.corpus;
+  // Subtrees complete before the run: real ones only (the start frontier agrees with them).
+  const before = corpus ? Math.floor(corpus.startSizes[p] / SUBTREE_LEAVES) : 0;
+  const computed = new Map((await state.trees.subtrees(p, tip)).map((s) => [s.index, s]));
+  const list: { root: string; end_height: number }[] = [];
+  for (let i = start; list.length < max; i++) {
+    const s = i < before ? corpus!.subtrees[p].get(i) : computed.get(i);
+    if (s === undefined) break;
+    list.push({ root: s.root, end_height: s.endHeight });
   }
-  return lo;
+  return { pool: p, start_index: start, subtrees: list };
 }

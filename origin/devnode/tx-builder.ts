@@ -46,6 +46,8 @@ export interface TxShape {
   ironwoodActions: number;
   lockTime: number;
   expiryHeight: number;
+  /** v5/v6 consensus branch id (the block height's; default NU6.3's). */
+  branchId?: number;
 }
 
 /** Top two bits cleared: a canonical field element (see above). */
@@ -216,7 +218,8 @@ function writeV5V6(w: ByteWriter, shape: TxShape, rand: BlockRandom): V5Pieces {
   const start = w.pos;
   w.u32(v.header);
   w.u32(v.group);
-  w.u32(NU63_BRANCH_ID);
+  const branchId = shape.branchId ?? NU63_BRANCH_ID;
+  w.u32(branchId);
   w.u32(shape.lockTime);
   w.u32(shape.expiryHeight);
   const header = w.buf.slice(start, w.pos);
@@ -229,7 +232,7 @@ function writeV5V6(w: ByteWriter, shape: TxShape, rand: BlockRandom): V5Pieces {
   return {
     version: shape.version === 6 ? 6 : 5,
     header,
-    branchId: NU63_BRANCH_ID,
+    branchId,
     ...tp,
     hasTransparent: shape.vin.length + shape.vout.length > 0,
     sapling,

@@ -1,4 +1,5 @@
 import type { Network } from "./address.ts";
+import type { Era } from "./upgrades.ts";
 
 export type { Network };
 
@@ -36,8 +37,20 @@ export interface DevChain {
   block(height: number): DevBlock;
   /** Tree sizes after `height` (hashed heights only; cheap). */
   treeSizesAt(height: number): DevTreeSizes;
-  /** Appends k blocks; the first takes `mempool` transactions. */
-  mine(k: number, mempool?: Uint8Array[]): void;
+  /**
+   * Appends k blocks; the first takes the `mempool` transactions, or `perBlock` of them go into
+   * each new block (more blocks than k when needed). Returns how many blocks were appended.
+   */
+  mine(k: number, mempool?: Uint8Array[], perBlock?: number): number;
   /** Replaces the last d blocks with a new branch (new hashes from the fork point on). */
   reorg(d: number): void;
+  /** What a block at `height` may hold (transaction versions, pools, branch id). */
+  eraAt(height: number): Era;
+  /** Called after every mine and reorg (tree states follow the chain with it). */
+  subscribe(listener: (e: ChainEvent) => void): void;
 }
+
+/** A change of the chain: blocks appended (with staged transactions) or replaced from `from`. */
+export type ChainEvent =
+  | { kind: "mine"; from: number; to: number; extras: [number, Uint8Array[]][] }
+  | { kind: "reorg"; from: number; to: number; branch: number };

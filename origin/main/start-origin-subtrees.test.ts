@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,9 +15,11 @@ import {
 } from "../../proto/treestate/index.ts";
 import { loadOriginConfig } from "../config.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
+import { buildIndexedBlock } from "../index/build-block.ts";
 import { clientFor } from "../serve/testing.ts";
 import { createDirectoryStore } from "../store/index.ts";
 import { hasherFor, hashPair, type TreePool } from "../trees/index.ts";
+import { commitmentsOfCompact } from "../treestate/leaves.ts";
 import { fakeLegacy, naiveAppend } from "../treestate/testing.ts";
 import { type RunningOrigin, startOrigin } from "./start-origin.ts";
 
@@ -165,5 +169,104 @@ describe("startOrigin with a frontier just short of a subtree boundary (test hoo
     while ((await mismatches()).some((n) => n === 0) && Date.now() < end2)
       await new Promise((r) => setTimeout(r, 50));
     expect((await mismatches()).every((n) => n > 0)).toBe(true);
+  }, 60_000);
+});
+
+/**
+ * A real JSON-RPC server in front of the dev node that answers z_gettreestate with the tree states
+ * an independent one-leaf-at-a-time tree computes from the dev chain's own blocks (and forwards
+ * everything else): a node whose values agree with ours, so the alarm must stay at zero.
+ */
+async function agreeingNode(target: DevNode): Promise<{ url: string; close(): Promise<void> }> {
+  const trees: Record<TreePool, LegacyTree> = {
+    sapling: { parents: [] },
+    orchard: { parents: [] },
+    ironwood: { parents: [] },
+  };
+  const states: Record<TreePool, string>[] = [];
+  const stateAt = (h: number) => {
+    for (let at = states.length; at <= h; at++) {
+      const c = commitmentsOfCompact(buildIndexedBlock(target.chain.block(at)).messages.full);
+      const leaves = { sapling: c.saplingCmus, orchard: c.orchardCmxs, ironwood: c.ironwoodCmxs ?? [] };
+      for (const pool of POOLS)
+        for (const cm of leaves[pool]) trees[pool] = naiveAppend(pool, trees[pool], cm);
+      states.push({
+        sapling: serializeFinalState(trees.sapling),
+        orchard: serializeFinalState(trees.orchard),
+        ironwood: serializeFinalState(trees.ironwood),
+      });
+    }
+    return states[h]!;
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const body = Buffer.concat(chunks);
+      const call = JSON.parse(body.toString()) as { id?: unknown; method?: string; params?: unknown[] };
+      res.setHeader("content-type", "application/json");
+      if (
+        !Array.isArray(call) &&
+        call.method === "z_gettreestate" &&
+        /^\d+$/.test(String(call.params?.[0]))
+      ) {
+        const h = Number(call.params![0]);
+        const s = stateAt(h);
+        const pool = (p: TreePool) => ({ commitments: { finalState: s[p] } });
+        const result = {
+          hash: target.chain.hashAt(h),
+          height: h,
+          time: target.chain.block(h).time,
+          sapling: pool("sapling"),
+          orchard: pool("orchard"),
+          ironwood: pool("ironwood"),
+        };
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result, error: null }));
+        return;
+      }
+      const forwarded = await fetch(target.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      res.statusCode = forwarded.status;
+      res.end(Buffer.from(await forwarded.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe("startOrigin against a node whose tree states agree with ours", () => {
+  it("compares them and raises no alarm", async () => {
+    const proxy = await agreeingNode(dev);
+    const config = loadOriginConfig([
+      ...["--node", proxy.url, "--network", "regtest", "--store", `dir:${join(dir, "agree", "store")}`],
+      ...["--data-dir", join(dir, "agree", "data"), "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0"],
+      ...["--range-size", String(RANGE), "--seal-depth", "3", "--poll-ms", "30", "--log-level", "warn"],
+    ]);
+    const agreeing = await startOrigin(config);
+    try {
+      const metric = async (re: RegExp) => {
+        const text = await (await fetch(`${agreeing.adminUrl}/metrics`)).text();
+        return [...text.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
+      };
+      const equal = /lightedge_treestate_node_checks_total\{kind="state",result="equal"\} (\d+)/g;
+      // Every sealed range's last height, each pool: 5 ranges × 3 pools compared equal.
+      const end = Date.now() + 30_000;
+      while ((await metric(equal)) < 15 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(await metric(equal)).toBeGreaterThanOrEqual(15);
+      expect(await metric(/lightedge_treestate_node_mismatch_total\{pool="\w+"\} (\d+)/g)).toBe(0);
+      expect(
+        await metric(/lightedge_treestate_node_checks_total\{kind="state",result="mismatch"\} (\d+)/g),
+      ).toBe(0);
+    } finally {
+      await agreeing.close();
+      await proxy.close();
+    }
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { LightedgeError } from "../../proto/errors.ts";
 import { type BlockID, type TreeState, TreeStateSchema } from "../../proto/index.ts";
-import type { TreeState as NodeTreeState, PoolCommitments } from "../node/ports.ts";
+import { finalStateOf } from "../treestate/node-final-state.ts";
 import { servedTip } from "./blocks.ts";
 import type { Serve } from "./context.ts";
 import { createTtlCache } from "./ttl-cache.ts";
@@ -10,29 +10,7 @@ import { heightOf } from "./values.ts";
 
 /** Depth below the tip past which a height's tree state cannot change (the seal depth, 100). */
 const FINAL_DEPTH = 100;
-/** zcashd's skipHash points at the last block that changed the tree: one hop suffices; bound it anyway. */
-const MAX_SKIP_HOPS = 8;
-
 const NETWORK_NAMES = { mainnet: "main", testnet: "test", regtest: "regtest" } as const;
-
-type Pool = "sapling" | "orchard" | "ironwood";
-
-/** A pool's final state, following `skipHash` (zcashd leaves finalState empty when the tree did not change). */
-async function finalState(
-  load: (hash: string) => Promise<NodeTreeState>,
-  state: NodeTreeState,
-  pool: Pool,
-): Promise<string> {
-  let current: NodeTreeState | undefined = state;
-  for (let hop = 0; current !== undefined; hop++) {
-    const part: { commitments: PoolCommitments; skipHash?: string } | undefined = current[pool];
-    if (part === undefined) return "";
-    if (part.commitments.finalState) return part.commitments.finalState;
-    if (!part.skipHash || hop >= MAX_SKIP_HOPS) return "";
-    current = await load(part.skipHash);
-  }
-  return "";
-}
 
 /**
  * GetTreeState / GetLatestTreeState. Answers are cached: final heights (≥ 100 deep) and hashes
@@ -44,7 +22,8 @@ export function createTreeStates(s: Serve) {
   const recent = createTtlCache<string, TreeState>({ ttlMs: s.ttlMs, maxEntries: 512 });
 
   const build = async (ctx: HandlerContext, key: number | string): Promise<TreeState> => {
-    // Computed tree states from storage first (origin/treestate); the node for what is not stored.
+    // The origin's own tree states (origin/treestate: tail, then storage; Unavailable for a height
+    // it covers but has not hashed yet); the node only for heights it does not compute.
     const stored = typeof key === "number" ? await s.options.treeStates?.treeState(key) : undefined;
     if (stored) return create(TreeStateSchema, { ...stored, height: BigInt(stored.height) });
     const load = (k: number | string) => s.callNode(ctx, "z_gettreestate", () => s.node.treeState(k));
@@ -54,9 +33,9 @@ export function createTreeStates(s: Serve) {
       height: BigInt(state.height),
       hash: state.hash,
       time: state.time,
-      saplingTree: await finalState(load, state, "sapling"),
-      orchardTree: await finalState(load, state, "orchard"),
-      ironwoodTree: await finalState(load, state, "ironwood"),
+      saplingTree: await finalStateOf(load, state, "sapling"),
+      orchardTree: await finalStateOf(load, state, "orchard"),
+      ironwoodTree: await finalStateOf(load, state, "ironwood"),
     });
   };
 

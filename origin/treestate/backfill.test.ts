@@ -8,6 +8,7 @@ import {
 } from "../../proto/treestate/index.ts";
 import { parseBlock } from "../chain/index.ts";
 import { createDevChain } from "../devnode/chain.ts";
+import { createOrchardBigintHasher } from "../trees/orchard-hasher-bigint.ts";
 import { runBackfill } from "./backfill.ts";
 import type { BackfillBlock } from "./backfill-source.ts";
 import { createSubtreeJobRunner } from "./backfill-workers.ts";
@@ -15,6 +16,8 @@ import { createSubtreeLedger } from "./subtree-ledger.ts";
 import { fakeLegacy, naiveAppend } from "./testing.ts";
 
 const RANGE = 10;
+/** Ironwood is checked against the independent all-bigint Orchard hasher (origin/trees/README.md). */
+const oracle = createOrchardBigintHasher();
 const chain = createDevChain({ network: "regtest", seed: "treestate", blocks: 40 });
 while (!chain.advance(50));
 
@@ -28,6 +31,7 @@ function devBlocks(from: number, to: number): BackfillBlock[] {
       time: b.header.time,
       saplingCmus: b.txs.flatMap((tx) => tx.sapling.outputs.map((o) => o.cmu)),
       orchardCmxs: b.txs.flatMap((tx) => tx.orchard?.actions.map((a) => a.cmx) ?? []),
+      ironwoodCmxs: b.txs.flatMap((tx) => tx.ironwood?.actions.map((a) => a.cmx) ?? []),
     });
   }
   return out;
@@ -36,7 +40,11 @@ function devBlocks(from: number, to: number): BackfillBlock[] {
 describe("the subtree backfill", () => {
   it("gives every block the frontier a naive one-leaf-at-a-time tree has, across a subtree boundary", async () => {
     // Start a few blocks' worth of leaves below 2^16 so a subtree completes inside the run.
-    const start = { sapling: fakeLegacy(65536 - 130, 1), orchard: fakeLegacy(65536 - 20, 99) };
+    const start = {
+      sapling: fakeLegacy(65536 - 130, 1),
+      orchard: fakeLegacy(65536 - 20, 99),
+      ironwood: fakeLegacy(65536 - 20, 999),
+    };
     const blocks = devBlocks(10, 29);
     const stored = new Map<string, Uint8Array>();
     const progress: number[] = [];
@@ -49,8 +57,12 @@ describe("the subtree backfill", () => {
         rangeSize: RANGE,
         fromIndex: 1,
         toIndex: 3,
-        start: { sapling: serializeFinalState(start.sapling), orchard: serializeFinalState(start.orchard) },
-        activations: { sapling: 0, orchard: 0 },
+        start: {
+          sapling: serializeFinalState(start.sapling),
+          orchard: serializeFinalState(start.orchard),
+          ironwood: serializeFinalState(start.ironwood),
+        },
+        activations: { sapling: 0, orchard: 0, ironwood: 0 },
         blocks: async function* (from, to) {
           yield* blocks.filter((b) => b.height >= from && b.height <= to);
         },
@@ -65,19 +77,22 @@ describe("the subtree backfill", () => {
       await runner.close();
     }
     expect(progress).toEqual([2, 3]);
-    const naive: Record<"sapling" | "orchard", LegacyTree> = { ...start };
+    const naive: Record<"sapling" | "orchard" | "ironwood", LegacyTree> = { ...start };
     for (const b of blocks) {
       for (const cm of b.saplingCmus) naive.sapling = naiveAppend("sapling", naive.sapling, cm);
       for (const cm of b.orchardCmxs) naive.orchard = naiveAppend("orchard", naive.orchard, cm);
+      for (const cm of b.ironwoodCmxs!) naive.ironwood = naiveAppend("ironwood", naive.ironwood, cm, oracle);
       const range = decodeTreeStateRange(
         stored.get(treeStateKey("regtest", RANGE, Math.floor(b.height / RANGE)))!,
       );
       const view = treeStateAt(range, b.height);
       expect(view.saplingTree).toBe(serializeFinalState(naive.sapling));
       expect(view.orchardTree).toBe(serializeFinalState(naive.orchard));
+      expect(view.ironwoodTree).toBe(serializeFinalState(naive.ironwood));
     }
     // Subtree 0 of each pool completed in the run, with its completing block.
     expect(ledger.get("sapling", 0)?.completingHeight).toBeGreaterThanOrEqual(10);
     expect(ledger.get("orchard", 0)?.completingHeight).toBeGreaterThanOrEqual(10);
+    expect(ledger.get("ironwood", 0)?.completingHeight).toBeGreaterThanOrEqual(10);
   }, 60_000);
 });

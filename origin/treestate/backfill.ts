@@ -177,7 +177,7 @@ async function checkSample(o: BackfillOptions, index: number, b: TreeStateBlock)
   const state = await node.treeState(b.height).catch(() => undefined);
   if (state === undefined || state.hash !== toHex(b.wireHash.slice().reverse())) return;
   for (const pool of POOLS) {
-    const theirs = await finalStateOf(node, state, pool).catch(() => "");
+    const theirs = await finalStateOf((h) => node.treeState(h), state, pool).catch(() => "");
     if (!theirs) continue;
     const ours = serializeFinalState(b[pool] ?? { parents: [] });
     let same: boolean;

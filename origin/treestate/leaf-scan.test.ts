@@ -9,8 +9,9 @@ describe("scanning a block's note commitments out of its full CompactBlock", () 
   while (!chain.advance(50));
   const blocks = Array.from({ length: 6 }, (_, h) => buildIndexedBlock(chain.block(h)));
 
-  it("finds the same cmu and cmx, in the same order, as a full protobuf decode", () => {
+  it("finds the same cmu and cmx (Orchard and Ironwood), in the same order, as a full protobuf decode", () => {
     let leaves = 0;
+    let ironwood = 0;
     for (const b of blocks) {
       const got = unpackLeaves(scanLeaves(b.messages.full));
       const want = commitmentsOfCompact(b.messages.full);
@@ -20,9 +21,14 @@ describe("scanning a block's note commitments out of its full CompactBlock", () 
       expect(got.orchardCmxs.map((c) => Buffer.from(c).toString("hex"))).toEqual(
         want.orchardCmxs.map((c) => Buffer.from(c).toString("hex")),
       );
+      expect(got.ironwoodCmxs.map((c) => Buffer.from(c).toString("hex"))).toEqual(
+        (want.ironwoodCmxs ?? []).map((c) => Buffer.from(c).toString("hex")),
+      );
       leaves += want.saplingCmus.length + want.orchardCmxs.length;
+      ironwood += want.ironwoodCmxs?.length ?? 0;
     }
     expect(leaves).toBeGreaterThan(0);
+    expect(ironwood).toBeGreaterThan(0);
   });
 
   it("rejects truncated bytes as malformed instead of skipping leaves", () => {

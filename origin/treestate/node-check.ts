@@ -66,7 +66,7 @@ export function createNodeCheck(o: NodeCheckOptions): NodeCheck {
     const theirs = await o.node.treeState(view.height).catch(() => undefined);
     if (theirs === undefined || theirs.hash !== view.hash) return count("state", "absent");
     for (const pool of POOLS) {
-      const node = await finalStateOf(o.node, theirs, pool).catch(() => "");
+      const node = await finalStateOf((h) => o.node.treeState(h), theirs, pool).catch(() => "");
       // zebrad omits the commitments of a pool without a tree: nothing to compare.
       if (!node) {
         count("state", "absent");

@@ -1,4 +1,4 @@
-import type { PoolCommitments, ShieldedPool, TreeState, TreeStateSource } from "../node/ports.ts";
+import type { PoolCommitments, ShieldedPool, TreeState } from "../node/ports.ts";
 
 /** zcashd's skipHash points at the last block that changed the tree: one hop suffices; bound it anyway. */
 const MAX_SKIP_HOPS = 8;
@@ -6,10 +6,10 @@ const MAX_SKIP_HOPS = 8;
 /**
  * A pool's `finalState` in a z_gettreestate answer ("" = no tree, or not given). zcashd leaves
  * finalState empty when the block did not change the tree and names the block that did in
- * `skipHash`; zebrad always fills it.
+ * `skipHash` (fetched with `load`); zebrad always fills it.
  */
 export async function finalStateOf(
-  node: TreeStateSource,
+  load: (hash: string) => Promise<TreeState>,
   state: TreeState | undefined,
   pool: ShieldedPool,
 ): Promise<string> {
@@ -18,16 +18,7 @@ export async function finalStateOf(
     if (part === undefined) return "";
     if (part.commitments.finalState) return part.commitments.finalState;
     if (!part.skipHash || hop >= MAX_SKIP_HOPS) return "";
-    state = await node.treeState(part.skipHash);
+    state = await load(part.skipHash);
   }
   return "";
-}
-
-/** A pool's `finalState` after `height` as the node reports it ("" = no tree). */
-export async function nodeFinalState(
-  node: TreeStateSource,
-  height: number,
-  pool: ShieldedPool,
-): Promise<string> {
-  return finalStateOf(node, await node.treeState(height), pool);
 }

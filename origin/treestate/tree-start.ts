@@ -66,7 +66,9 @@ export async function resolveTreeStart(
   const node = o.node;
   const state = await node.treeState(height);
   const [sapling, orchard, ironwood] = await Promise.all(
-    (["sapling", "orchard", "ironwood"] as const).map((pool) => finalStateOf(node, state, pool)),
+    (["sapling", "orchard", "ironwood"] as const).map((pool) =>
+      finalStateOf((h) => node.treeState(h), state, pool),
+    ),
   );
   return { start: { height, sapling: sapling!, orchard: orchard!, ironwood: ironwood! }, source: "node" };
 }

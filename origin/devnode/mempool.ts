@@ -1,0 +1,27 @@
+import { computeTxid, displayHex, parseTransaction } from "../chain/index.ts";
+import type { NodeState } from "./node-state.ts";
+import { RpcFault } from "./rpc-error.ts";
+import { txNotValidAt } from "./upgrades.ts";
+
+/**
+ * Admits a raw transaction into the dev node's mempool (sendrawtransaction and
+ * POST /control/mempool {"hex":[…]}): it must parse (−22 "TX decode failed", as zcashd/zebrad) and
+ * be valid by version and consensus branch id in the next block (−26, zebrad's "rejected" code),
+ * so a mined block follows its height's rules. Proofs and signatures are not verified.
+ */
+export function admitTransaction(state: NodeState, raw: Uint8Array): string {
+  let tx: ReturnType<typeof parseTransaction>;
+  try {
+    tx = parseTransaction(raw, { strictV6: false });
+  } catch {
+    throw new RpcFault(-22, "TX decode failed");
+  }
+  const next = state.chain.tip() + 1;
+  const why = txNotValidAt(state.chain.eraAt(next), tx);
+  if (why !== undefined) throw new RpcFault(-26, `transaction rejected for block ${next}: ${why}`);
+  const txid = displayHex(computeTxid(raw, { strictV6: false }));
+  if (state.mempool.has(txid)) throw new RpcFault(-26, "txn-already-in-mempool");
+  if (state.txHeights.has(txid)) throw new RpcFault(-27, "transaction already in block chain");
+  state.mempool.set(txid, raw);
+  return txid;
+}

@@ -1,0 +1,40 @@
+import { parentPort } from "node:worker_threads";
+import {
+  createTreeService,
+  type FromTreeWorker,
+  type ToTreeWorker,
+  type TreeService,
+} from "./tree-service.ts";
+
+/**
+ * Thread entry of the dev node's tree worker (tree-host.ts starts it): hashing never blocks the
+ * JSON-RPC server, which `npm start` runs in the same process as the origin. Between requests it
+ * walks towards the tip in short slices, so later requests find their heights computed.
+ */
+let service: TreeService | undefined;
+let working = false;
+const post = (m: FromTreeWorker) => parentPort!.postMessage(m);
+
+function work() {
+  working = false;
+  if (service && !service.work(25)) schedule();
+}
+
+function schedule() {
+  if (working) return;
+  working = true;
+  setImmediate(work);
+}
+
+parentPort?.on("message", (m: ToTreeWorker) => {
+  const id = "id" in m ? m.id : -1;
+  try {
+    if (m.type === "init") service = createTreeService(m.init);
+    else if (m.type === "event") service!.apply(m.event);
+    else if (m.type === "state") post({ type: "state", id, state: service!.stateAt(m.height) });
+    else post({ type: "subtrees", id, list: service!.subtrees(m.pool, m.tip) });
+  } catch (err) {
+    post({ type: "error", id, message: err instanceof Error ? err.message : String(err) });
+  }
+  schedule();
+});
