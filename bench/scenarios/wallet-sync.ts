@@ -1,4 +1,4 @@
-import { runWallet } from "../../test/support/wallet-harness.ts";
+import { runWallet, type WalletOptions } from "../../test/support/wallet-harness.ts";
 import { startWalletSystem, type WalletServer } from "../../test/support/wallet-system.ts";
 import { processCpuSeconds, processTree } from "../lib/proc-cpu.ts";
 import type { Scenario } from "../scenario.ts";
@@ -18,13 +18,6 @@ const BLOCKS = 10_000;
 const RANGE_SIZE = 1_000;
 const SEAL_DEPTH = 100;
 
-interface SyncResult {
-  ok: boolean;
-  error: string | null;
-  blocksScanned: number;
-  elapsedMs: number;
-}
-
 export const scenario: Scenario = {
   name: "wallet-sync",
   async run(ctx) {
@@ -41,21 +34,23 @@ export const scenario: Scenario = {
         const pids = server.name === "edge" && wranglerPid !== undefined ? processTree(wranglerPid) : [];
         const cpu = () => processCpuSeconds(process.pid) + pids.reduce((s, p) => s + processCpuSeconds(p), 0);
         const cpuBefore = cpu();
-        const r = (await runWallet("sync", walletArgs(server, ctx.tmp))) as SyncResult;
+        const r = await runWallet("sync", walletOptions(server, ctx.tmp));
         const cpuSec = cpu() - cpuBefore;
         if (!r.ok) throw new Error(`wallet sync from the ${server.name} failed: ${r.error}`);
-        const blocksPerSec = Math.round(r.blocksScanned / (r.elapsedMs / 1000));
-        const cpuMsPerBlock = Math.round((cpuSec * 1000 * 1000) / r.blocksScanned) / 1000;
+        const blocks = r.blocksScanned ?? 0;
+        const seconds = (r.elapsedMs ?? 0) / 1000;
+        const blocksPerSec = Math.round(blocks / seconds);
+        const cpuMsPerBlock = Math.round((cpuSec * 1000 * 1000) / blocks) / 1000;
         ctx.report.figures[`wallet.sync.${server.name}.blocksPerSec`] = blocksPerSec;
         ctx.report.figures[`wallet.sync.${server.name}.serverCpuMsPerBlock`] = cpuMsPerBlock;
         ctx.report.rows.push({
           scenario: `wallet sync ${server.name} (${server.transport})`,
-          metric: `${r.blocksScanned} blocks, blocks/s`,
+          metric: `${blocks} blocks, blocks/s`,
           value: blocksPerSec,
-          note: `${(r.elapsedMs / 1000).toFixed(1)} s, server CPU ${cpuMsPerBlock} ms/block`,
+          note: `${seconds.toFixed(1)} s, server CPU ${cpuMsPerBlock} ms/block`,
         });
         ctx.log(
-          `wallet-sync ${server.name}: ${r.blocksScanned} blocks, ${blocksPerSec} blocks/s, ${cpuMsPerBlock} ms CPU/block`,
+          `wallet-sync ${server.name}: ${blocks} blocks, ${blocksPerSec} blocks/s, ${cpuMsPerBlock} ms CPU/block`,
         );
       }
     } finally {
@@ -65,10 +60,12 @@ export const scenario: Scenario = {
 };
 
 /** A fresh wallet directory per server: both syncs start from the same birthday. */
-function walletArgs(server: WalletServer, tmp: string): string[] {
-  return [
-    ...["--server", server.url, "--transport", server.transport, "--network", "regtest"],
-    ...["--regtest-heights", "1", "--birthday", "1"],
-    ...["--wallet-dir", `${tmp}/wallet-sync-${server.name}`],
-  ];
+function walletOptions(server: WalletServer, tmp: string): WalletOptions {
+  return {
+    server: server.url,
+    transport: server.transport,
+    network: "regtest",
+    birthday: 1,
+    walletDir: `${tmp}/wallet-sync-${server.name}`,
+  };
 }

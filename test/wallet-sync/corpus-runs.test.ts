@@ -8,16 +8,24 @@ import {
   type WalletSystem,
 } from "../support/wallet-system.ts";
 import { harnessReady } from "./harness-ready.ts";
-import { expectSyncedTo, openWallet, type SyncReport, type Wallet, walletView } from "./wallet.ts";
+import {
+  expectSyncedTo,
+  openWallet,
+  type SyncReport,
+  type Wallet,
+  walletRoots,
+  walletView,
+} from "./wallet.ts";
 
 /**
- * The real wallet syncs every consecutive real-chain corpus run long enough to matter (and the
- * mainnet NU5 run, the only Orchard one), over both transports, from a birthday at the run start.
- * First the run alone (its blocks in the origin's unsealed tail), where the wallet's roots at the
- * run's last block are also checked against the chain's real roots when the corpus has them;
- * then the dev node mines past the seal depth so the run seals, and the same wallets continue
- * across the sealed/tail seam to the new tip. The 663150–663250 run is in devwallet-notes.test.ts,
- * where a wallet owns notes on it. Chain list: chain/README.md, "Consecutive runs".
+ * The real wallet syncs every consecutive real-chain corpus run long enough to matter, and the two
+ * short mainnet runs the corpus has real tree states before (Sapling activation; NU5, the only
+ * Orchard run), over both transports, from a birthday at the run start. First the run alone (its
+ * blocks in the origin's unsealed tail), where the wallet's roots at the run's last block are also
+ * checked against the chain's real roots when the corpus has them; then the dev node mines past
+ * the seal depth so the run seals, and the same wallets continue across the sealed/tail seam to
+ * the new tip. The 663150–663250 run is in devwallet-notes.test.ts, where a wallet owns notes on
+ * it. Chain list: chain/README.md, "Consecutive runs".
  */
 interface Run {
   network: "mainnet" | "testnet";
@@ -30,6 +38,8 @@ interface Run {
 const RUNS: Run[] = [
   { network: "mainnet", from: 0, to: 20, rangeSize: 7 },
   { network: "testnet", from: 1_028_400, to: 1_028_600, rangeSize: 10 },
+  // Sapling activation (419200), short but with zebrad's real tree state before it and real roots.
+  { network: "mainnet", from: 419_199, to: 419_202, rangeSize: 3 },
   // NU5 activated at 1687104; the corpus has 1687106–1687108 and zebrad's tree state at 1687105.
   { network: "mainnet", from: 1_687_106, to: 1_687_108, rangeSize: 2 },
 ];
@@ -72,7 +82,7 @@ for (const run of RUNS) {
       if (hasRealTreeStateAt(run.network, run.from - 1)) {
         const real = realRoots(run.network, run.to);
         for (const [pool, root] of Object.entries(real))
-          expect(first[0]!.roots.wallet[pool as "sapling"], `real ${pool} root at ${run.to}`).toBe(root);
+          expect(walletRoots(first[0]!)[pool as "sapling"], `real ${pool} root at ${run.to}`).toBe(root);
       }
     }, 240_000);
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainDir, hasChain, readChainFile } from "../support/chain.ts";
 import { startWalletSystem, until, type WalletSystem } from "../support/wallet-system.ts";
 import { harnessReady } from "./harness-ready.ts";
-import { expectSyncedTo, openWallet, type SyncReport, type Wallet, walletView } from "./wallet.ts";
+import { expectSyncedTo, notesOf, openWallet, type SyncReport, type Wallet, walletView } from "./wallet.ts";
 
 /**
  * A wallet that owns notes, on real transactions. The corpus's tx/mainnet/devwallet-recv/ are 14
@@ -58,15 +58,20 @@ describe.skipIf(!ready)(`the darkside wallet on the mainnet corpus run ${FROM}â€
     for (const w of wallets) {
       const r = await w.sync();
       expectSyncedTo(r, TO, `${w.server.name} (${w.server.transport})`);
-      expect(r.notes.map((n) => n.txid).sort(), `${w.server.name}: notes`).toEqual([...inRun].sort());
-      for (const n of r.notes) {
+      expect(
+        notesOf(r)
+          .map((n) => n.txid)
+          .sort(),
+        `${w.server.name}: notes`,
+      ).toEqual([...inRun].sort());
+      for (const n of notesOf(r)) {
         expect(n.pool).toBe("sapling");
         expect(n.height).toBe(corpusHeightOf(n.txid));
         expect(n.value).toBeGreaterThan(0);
         expect(n.spent).toBe(false);
       }
-      const sum = r.notes.reduce((s, n) => s + n.value, 0);
-      expect(r.balances.sapling?.total, `${w.server.name}: balance`).toBe(sum);
+      const sum = notesOf(r).reduce((s, n) => s + n.value, 0);
+      expect(r.balances?.sapling.total, `${w.server.name}: balance`).toBe(sum);
       first.push(r);
     }
     expect(walletView(first[1]!), "edge and origin wallets agree").toEqual(walletView(first[0]!));
@@ -87,23 +92,28 @@ describe.skipIf(!ready)(`the darkside wallet on the mainnet corpus run ${FROM}â€
       const r = await w.sync();
       const label = `${w.server.name} (${w.server.transport})`;
       expectSyncedTo(r, tip, label);
-      expect(r.notes.map((n) => n.txid).sort(), `${label}: notes`).toEqual([...inRun, ...staged].sort());
-      for (const n of r.notes) {
+      expect(
+        notesOf(r)
+          .map((n) => n.txid)
+          .sort(),
+        `${label}: notes`,
+      ).toEqual([...inRun, ...staged].sort());
+      for (const n of notesOf(r)) {
         expect(n.pool).toBe("sapling");
         expect(n.height).toBe(corpusHeightOf(n.txid) ?? TO + 1);
         expect(n.spent).toBe(false);
       }
       expect(
-        r.notes.reduce((s, n) => s + n.value, 0),
+        notesOf(r).reduce((s, n) => s + n.value, 0),
         `${label}: note values`,
       ).toBe(TOTAL_ZATOSHI);
-      expect(r.balances.sapling?.total, `${label}: Sapling balance`).toBe(TOTAL_ZATOSHI);
+      expect(r.balances?.sapling.total, `${label}: Sapling balance`).toBe(TOTAL_ZATOSHI);
       after.push(r);
     }
     expect(walletView(after[1]!), "edge and origin wallets agree").toEqual(walletView(after[0]!));
     // The in-run notes are unchanged by the continuation.
-    for (const n of first![0]!.notes)
-      expect(after[0]!.notes.find((m) => m.txid === n.txid)?.value).toBe(n.value);
+    for (const n of notesOf(first![0]!))
+      expect(notesOf(after[0]!).find((m) => m.txid === n.txid)?.value).toBe(n.value);
     // A fresh restore of the seed, through sealed ranges and the tail in one sync, sees the same.
     const fresh = openWallet(system.servers[1], { network: "mainnet", birthday: FROM });
     const r = await fresh.sync();
