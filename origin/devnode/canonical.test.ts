@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { leBytesToBigint } from "../../proto/treestate/bytes.ts";
 import { type ParsedTx, parseTransaction } from "../chain/index.ts";
 import { JUBJUB_BASE, PALLAS_P } from "./points.ts";
-import { syntheticBody } from "./synthetic-block.ts";
+import { blockEra, syntheticBody } from "./synthetic-block.ts";
 
 /**
  * Every compact field of synthetic blocks decodes the way a wallet decodes it: Sapling cmu a
@@ -74,5 +74,39 @@ describe("synthetic compact fields", () => {
     }
     expect([...versions].sort()).toEqual([4, 5, 6]);
     expect(outputs).toBeGreaterThan(500);
+  });
+});
+
+describe("synthetic blocks follow their height's consensus rules", () => {
+  it("builds v4 Sapling-only blocks before NU5, v4/v5 without Ironwood before NU6.3, with each era's branch id", () => {
+    const cases = [
+      { network: "mainnet", height: 663_251, versions: [4], branch: 0 },
+      { network: "testnet", height: 1_028_601, versions: [4], branch: 0 },
+      { network: "mainnet", height: 1_687_109, versions: [4, 5], branch: 0xc2d6d0b4 },
+      { network: "mainnet", height: 2_726_400, versions: [4, 5], branch: 0xc8e71055 },
+      { network: "mainnet", height: 3_428_143, versions: [4, 5, 6], branch: 0x37a5165b },
+    ] as const;
+    for (const c of cases) {
+      const versions = new Set<number>();
+      let ironwood = 0;
+      let orchard = 0;
+      for (let h = c.height; h < c.height + 40; h++) {
+        const body = syntheticBody("eras", h, 0, [], blockEra(c.network, false, h));
+        for (const raw of body.txs) {
+          const tx = parseTransaction(raw, { strictV6: false });
+          versions.add(tx.version);
+          if (tx.version >= 5) expect(tx.consensusBranchId).toBe(c.branch);
+          orchard += tx.orchard?.actions.length ?? 0;
+          ironwood += tx.ironwood?.actions.length ?? 0;
+          checkCompactFields(tx);
+        }
+      }
+      expect([...versions].sort()).toEqual(c.versions);
+      expect(orchard > 0).toBe(c.versions.length > 1);
+      expect(ironwood > 0).toBe(c.versions.length > 2);
+    }
+    expect(() => syntheticBody("eras", 419_199, 0, [], blockEra("mainnet", false, 419_199))).toThrow(
+      /before Sapling/,
+    );
   });
 });

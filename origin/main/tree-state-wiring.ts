@@ -66,7 +66,8 @@ export interface TreeStateWiring {
   checked(): Promise<void>;
   /**
    * Resolves once tree states through `height` are computed and the objects of every range sealed
-   * by then are stored (tests, benchmarks); at once when no producer runs.
+   * by then are stored (tests, benchmarks); once `begin` has resolved the start, at once when no
+   * producer runs.
    */
   settled(height: number): Promise<void>;
   /** Highest height hashed by the worker (−1: none). */
@@ -142,6 +143,8 @@ export function createTreeStateWiring(o: TreeStateWiringOptions): TreeStateWirin
   /** Per pool: subtrees complete before the start (their roots are the node's). */
   let floorIndex: Record<SubtreePool, number> | undefined;
   let lastTipCheck = 0;
+  /** Set by `begin`: until its start is resolved, `settled` waits (the producer may be about to run). */
+  let begun = false;
   const later = (call: () => void) => (live ? call() : queue.push(call));
 
   const tailView = async (height: number) => {
@@ -232,6 +235,7 @@ export function createTreeStateWiring(o: TreeStateWiringOptions): TreeStateWirin
     hooks,
     service,
     async begin(v) {
+      begun = true;
       const tipAtStart = v.tip()?.height ?? -1;
       // What happened so far is in the view; only later hook calls need replaying.
       queue = [];
@@ -302,7 +306,10 @@ export function createTreeStateWiring(o: TreeStateWiringOptions): TreeStateWirin
     },
     coveredFrom: () => from,
     checked: () => check.idle(),
-    settled: async (height) => thread?.settled(height),
+    settled: async (height) => {
+      if (begun) await ready;
+      return thread?.settled(height);
+    },
     computedThrough: () => thread?.processed() ?? -1,
     async close() {
       const t = thread;

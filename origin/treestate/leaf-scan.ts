@@ -14,7 +14,7 @@ export interface PackedLeaves {
 
 /**
  * CompactBlock.vtx = 7; CompactTx.outputs = 5, actions = 6, ironwoodActions = 9 (an Orchard-shaped
- * CompactOrchardAction, ../shared/docs/ironwood.md); cmu = 1, cmx = 2 (compact_formats.proto).
+ * CompactOrchardAction, docs/ironwood.md); cmu = 1, cmx = 2 (compact_formats.proto).
  */
 const VTX = 7;
 const OUTPUTS = 5;

@@ -5,7 +5,7 @@ import type { TreeStateStart } from "./producer.ts";
 
 /**
  * Consensus branch ids (ZIP 200 registry) of the upgrades that start the Sapling, Orchard (NU5) and
- * Ironwood (NU6.3, ZIP 258; ../shared/docs/ironwood.md) trees.
+ * Ironwood (NU6.3, ZIP 258; docs/ironwood.md) trees.
  */
 const SAPLING_BRANCH = "76b809bb";
 const NU5_BRANCH = "c2d6d0b4";
