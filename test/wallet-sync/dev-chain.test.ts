@@ -32,7 +32,8 @@ const FUNDS: { pool: ShieldedPool; amount: number }[] = [
   { pool: "ironwood", amount: 70_000 },
 ];
 const SEND_AMOUNT = 40_000;
-const REORG_DEPTH = 7;
+const REORG_DEPTH = 8;
+const REORGED_AMOUNT = 55_000;
 
 const ready = harnessReady.ok;
 
@@ -191,36 +192,54 @@ describe.skipIf(!ready)(`a real wallet on a ${BLOCKS}-block synthetic chain with
     expect(notesOf(received).map((n) => n.txid)).toEqual([txid]);
   }, 600_000);
 
-  it(`recovers from a reorg of the last ${REORG_DEPTH} blocks under a syncing wallet`, async () => {
-    expect(afterSend, "the spend ran").toBeDefined();
-    const balance = afterSend![0]!.balances;
-    await system.control("mine", { blocks: 30 });
+  it(`recovers from a reorg of the last ${REORG_DEPTH} blocks under a syncing wallet, losing the note they held`, async () => {
+    expect(synced, "the first sync ran").toBeDefined();
     await system.settle();
-    // The origin wallet is at the old tip; the edge wallet is mid-sync when the node reorganises.
-    const origin = await wallets[0]!.sync();
-    expect(origin.ok, origin.error ?? "").toBe(true);
-    const oldTip = await system.nodeTip();
-    const syncing = wallets[1]!.sync();
+    const [origin, edge] = wallets as [Wallet, Wallet];
+    const start = await origin.sync();
+    expect(start.ok, start.error ?? "").toBe(true);
+    const balances = start.balances;
+    // A Sapling note to the wallet in a block the reorg will replace (the dev node's new branch
+    // does not carry the transactions mined into the old one).
+    const to = await walletAddress(edge);
+    const height = (await system.nodeTip()).height + 1;
+    const built = await fundTx(edge, to, REORGED_AMOUNT, "sapling", height);
+    if ("unsupported" in built) throw new Error(`fund sapling: ${built.unsupported}`);
+    await system.control("mempool", { hex: [built.hex] });
+    await system.control("mine", { blocks: REORG_DEPTH - 2 });
+    const oldTip = await system.settle();
+    expect(oldTip - height, "the note's block is within the reorg").toBeLessThan(REORG_DEPTH);
+    const before = await origin.sync();
+    expectSyncedTo(before, oldTip, "origin wallet before the reorg");
+    expect(notesOf(before).map((n) => n.txid)).toContain(built.txid);
+    expect(totalBalance(before)).toBe(totalBalance(start) + REORGED_AMOUNT);
+    // The edge wallet is syncing when the node reorganises.
+    const oldHash = system.all.devnode!.chain.hashAt(oldTip);
+    const syncing = edge.sync();
     await new Promise((r) => setTimeout(r, 300));
     const { tip: newTip } = await system.control<{ tip: number }>("reorg", { depth: REORG_DEPTH });
+    expect(newTip, "the reorg keeps the height").toBe(oldTip);
+    expect(system.all.devnode!.chain.hashAt(oldTip), "the reorg replaced the tip").not.toBe(oldHash);
     await system.control("mine", { blocks: 3 });
-    const interrupted = await syncing; // may end at the old tip, the new one, or with an error
-    const tip = await system.settle();
-    expect(tip).toBe(newTip + 3);
-    expect(newTip, "the reorg keeps the height").toBe(oldTip.height);
-    expect(system.all.devnode!.chain.hashAt(oldTip.height), "the reorg replaced the tip").not.toBe(
-      oldTip.hash,
+    const interrupted = await syncing; // it may end at the old tip, the new one, or with an error
+    console.info(
+      `wallet under a reorg: the mid-sync run ended ok=${interrupted.ok} tip=${interrupted.tip} error=${interrupted.error}`,
     );
+    const tip = await system.settle();
+    expect(tip).toBe(oldTip + 3);
+    const after: SyncReport[] = [];
     for (const w of wallets) {
       const r = await w.sync();
       const label = `${w.server.name} (${w.server.transport}) after the reorg`;
       expectSyncedTo(r, tip, label);
-      // The reorg replaced only filler blocks: every note and the balance are as before.
-      expect(r.balances, label).toEqual(balance);
+      expect(
+        notesOf(r).map((n) => n.txid),
+        `${label}: the reorged note is gone`,
+      ).not.toContain(built.txid);
+      expect(r.balances, `${label}: balance as before the reorged note`).toEqual(balances);
+      after.push(r);
     }
-    console.info(
-      `wallet under a reorg: mid-sync run ended ok=${interrupted.ok} tip=${interrupted.tip} error=${interrupted.error}`,
-    );
+    expect(walletView(after[1]!)).toEqual(walletView(after[0]!));
   }, 600_000);
 });
 
