@@ -35,8 +35,10 @@ interface Run {
   rangeSize: number;
 }
 
+// Not mainnet 0–20 (21 blocks): it is before Sapling activation, where the wallet scans nothing
+// (zcash_client_backend starts at the Sapling activation height: blocksScanned 0, no roots) and
+// the dev node mines nothing on top (it builds no blocks before Sapling), so nothing to check.
 const RUNS: Run[] = [
-  { network: "mainnet", from: 0, to: 20, rangeSize: 7 },
   { network: "testnet", from: 1_028_400, to: 1_028_600, rangeSize: 10 },
   // Sapling activation (419200), short but with zebrad's real tree state before it and real roots.
   { network: "mainnet", from: 419_199, to: 419_202, rangeSize: 3 },
