@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { LightedgeError } from "../../proto/errors.ts";
 import { POOLS, type Pool } from "./commitments.ts";
 import type { RealSubtree, RealTreeState } from "./start-frontier.ts";
 import type { Network } from "./types.ts";
@@ -66,7 +67,11 @@ export function loadCorpusTrees(dir: string, network: Network): CorpusTreeData {
         const index = r.start_index + k;
         const had = subtrees[r.pool].get(index);
         if (had && (had.root !== s.root || had.endHeight !== s.end_height))
-          throw new Error(`devnode: corpus files disagree on ${r.pool} subtree ${index}`);
+          throw new LightedgeError(
+            "corrupt",
+            "devnode.corpus",
+            `devnode: corpus files disagree on ${r.pool} subtree ${index}`,
+          );
         subtrees[r.pool].set(index, { index, root: s.root, endHeight: s.end_height });
       });
     }

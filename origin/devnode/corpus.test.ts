@@ -15,6 +15,7 @@ async function rpc(node: DevNode, method: string, params: unknown[]) {
     method: "POST",
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
+  // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC results are read field by field in assertions
   return (await res.json()) as { result?: any; error?: { code: number; message: string } };
 }
 const result = async (node: DevNode, method: string, params: unknown[]) => {
@@ -207,6 +208,47 @@ describe.skipIf(!hasChain)("corpus dev chain tree states", () => {
       expect(await result(node, "getrawmempool", [])).toEqual([]);
       expect((await result(node, "getrawtransaction", [staged[0], 1])).height).toBe(663251);
     });
+  });
+});
+
+describe.skipIf(!hasChain)("real transactions on a synthetic chain", () => {
+  it("takes real v4, v5 and v6 transactions into the mempool and mines them with their commitments", async () => {
+    const node = await createDevNode({ synthetic: { blocks: 5, seed: "real-txs" } });
+    try {
+      await node.ready;
+      const v4 = readChainFile(
+        "tx/mainnet/devwallet-recv/0821a89be7f2fc1311792c3fa1dd2171a8cdfb2effd98590cbd5ebcdcfcf491f.hex",
+      );
+      const v5 = Buffer.from(parseBlock(readHexBlock("2222000")).txs[1]!.raw);
+      const v6 = readChainFile(
+        "tx/v6/testnet-f0780a099f381d2a79fa4b6cab6d657293a5d307e30a7adde5ad95f7d4d575e5.hex",
+      );
+      const hexes = [v4.toString().trim(), v5.toString("hex"), v6.toString().trim()];
+      const ids: string[] = [];
+      for (const hex of hexes) ids.push(await result(node, "sendrawtransaction", [hex]));
+      expect(await result(node, "getrawmempool", [])).toEqual(ids);
+      for (const [i, id] of ids.entries())
+        expect(await result(node, "getrawtransaction", [id, 0])).toBe(hexes[i]);
+      expect((await rpc(node, "sendrawtransaction", ["00"])).error?.code).toBe(-22);
+      await control(node, "mine", { blocks: 1 });
+      const raw = Buffer.from((await result(node, "getblock", ["5", 0])) as string, "hex");
+      const block = parseBlock(raw, { strictV6: false });
+      expect(block.txs.slice(-3).map((t) => displayHex(t.wireTxid))).toEqual(ids);
+      const before = (await result(node, "getblock", ["4", 1])).trees;
+      const after = (await result(node, "getblock", ["5", 1])).trees;
+      const count = (pool: "sapling" | "orchard" | "ironwood") =>
+        block.txs.reduce(
+          (n, t) => n + (pool === "sapling" ? t.sapling.outputs.length : (t[pool]?.actions.length ?? 0)),
+          0,
+        );
+      for (const pool of ["sapling", "orchard", "ironwood"] as const) {
+        expect(after[pool]?.size ?? 0).toBe((before[pool]?.size ?? 0) + count(pool));
+        const t = await result(node, "z_gettreestate", [5]);
+        expect(size(t[pool].commitments.finalState)).toBe(after[pool]?.size ?? 0);
+      }
+    } finally {
+      await node.close();
+    }
   });
 });
 

@@ -29,6 +29,11 @@ export interface DevNodeOptions {
   auth?: { user: string; password: string };
   /** …or write a zebrad-style cookie file (`__cookie__:<random>`) and require it. */
   cookieFile?: string;
+  /**
+   * Start computing tree states once the chain is hashed (default: at the first tree request, so
+   * nodes nobody asks about never hash). Wallet harnesses set it so the first GetTreeState is quick.
+   */
+  warmTrees?: boolean;
 }
 
 export interface DevNode {
@@ -89,6 +94,8 @@ export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
     const step = () => (stopped || chain.advance(50) ? resolve() : setImmediate(step));
     step();
   });
+  if (o.warmTrees)
+    void ready.then(() => (stopped ? undefined : trees.stateAt(chain.tip()).catch(() => undefined)));
   return {
     url: `http://${o.host ?? "127.0.0.1"}:${port}/`,
     port,

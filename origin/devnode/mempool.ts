@@ -7,7 +7,10 @@ import { txNotValidAt } from "./upgrades.ts";
  * Admits a raw transaction into the dev node's mempool (sendrawtransaction and
  * POST /control/mempool {"hex":[…]}): it must parse (−22 "TX decode failed", as zcashd/zebrad) and
  * be valid by version and consensus branch id in the next block (−26, zebrad's "rejected" code),
- * so a mined block follows its height's rules. Proofs and signatures are not verified.
+ * so a mined block follows its height's rules. Proofs and signatures are not verified. A synthetic
+ * chain activates every upgrade at height 1, so there a v5 transaction may carry the branch id of
+ * any upgrade from NU5 on (a wallet configured for a local network may target any of them); a
+ * corpus chain wants exactly the next height's.
  */
 export function admitTransaction(state: NodeState, raw: Uint8Array): string {
   let tx: ReturnType<typeof parseTransaction>;
@@ -17,7 +20,7 @@ export function admitTransaction(state: NodeState, raw: Uint8Array): string {
     throw new RpcFault(-22, "TX decode failed");
   }
   const next = state.chain.tip() + 1;
-  const why = txNotValidAt(state.chain.eraAt(next), tx);
+  const why = txNotValidAt(state.chain.eraAt(next), tx, state.chain.synthetic);
   if (why !== undefined) throw new RpcFault(-26, `transaction rejected for block ${next}: ${why}`);
   const txid = displayHex(computeTxid(raw, { strictV6: false }));
   if (state.mempool.has(txid)) throw new RpcFault(-26, "txn-already-in-mempool");

@@ -9,7 +9,7 @@ import { jubjub } from "@noble/curves/misc.js";
  * 32-byte string is neither. Outputs pick an entry with two keystream bytes, so nothing is computed
  * per output. The points are (s + i)·G for a fixed s: prime order, distinct, nonzero.
  */
-export const POINT_TABLE_SIZE = 2048;
+export const POINT_TABLE_SIZE = 1024;
 
 /** Pallas (y² = x³ + 5 over F_p) as a noble curve; generator (−1, 2) as in pasta_curves. */
 export const PALLAS_P = 0x40000000000000000000000000000000224698fc094cf91b992d30ed00000001n;

@@ -1,16 +1,7 @@
-import { createHash } from "node:crypto";
-import { bigintToLeBytes, fromHex, leBytesToBigint } from "../../proto/treestate/bytes.ts";
+import { LightedgeError } from "../../proto/errors.ts";
 import { type LegacyTree, legacyTreeSize, parseFinalState } from "../../proto/treestate/legacy-tree.ts";
-import {
-  EMPTY_FRONTIER,
-  type Frontier,
-  frontierFromLegacy,
-  hashPair,
-  SUBTREE_LEAVES,
-  SUBTREE_LEVEL,
-} from "../trees/index.ts";
+import { SUBTREE_LEAF_COUNT as SUBTREE_LEAVES } from "../../proto/treestate/subtree-reader.ts";
 import type { Pool } from "./commitments.ts";
-import { hasherOf, modulusOf } from "./tree-engine.ts";
 
 /**
  * The tree a corpus run starts from (after block `from − 1`), per pool. Real when the corpus has
@@ -25,8 +16,11 @@ import { hasherOf, modulusOf } from "./tree-engine.ts";
  * - every other node is a deterministic canonical field element (< 2²⁵⁴).
  *
  * Planning (sizes, which nodes are known) needs no hashing and runs where the chain is built;
- * `buildStartFrontier` hashes and runs on the tree worker.
+ * start-build.ts hashes and runs on the tree worker.
  */
+
+/** z_getsubtreesbyindex subtrees are the level-16 nodes. */
+const SUBTREE_LEVEL = 16;
 
 export interface StartPlan {
   pool: Pool;
@@ -73,8 +67,6 @@ export interface PlanInput {
   label: string;
 }
 
-const bit = (n: number, l: number) => Math.floor(n / 2 ** l) % 2;
-
 export function planStart(p: PlanInput): StartPlan {
   const { pool, from, to } = p;
   if (from - 1 < p.activation) return { pool, kind: "empty", size: 0 };
@@ -112,7 +104,11 @@ export function planStart(p: PlanInput): StartPlan {
     } else hi = Math.min(hi, full - 1 - A(to));
   }
   if (lo > hi)
-    throw new Error(`devnode: the corpus's ${pool} tree sizes and subtree heights disagree around ${from}`);
+    throw new LightedgeError(
+      "corrupt",
+      "devnode.corpus",
+      `devnode: the corpus's ${pool} tree sizes and subtree heights disagree around ${from}`,
+    );
   const below = points.filter(([h]) => h < from).sort((a, b) => b[0] - a[0])[0];
   const above = points.filter(([h]) => h >= from).sort((a, b) => a[0] - b[0])[0];
   let estimate = lo;
@@ -151,49 +147,4 @@ export function frontierNodes(tree: LegacyTree): [number, number, string][] {
     if (p) out.push([i + 1, Math.floor(last / 2 ** (i + 1)) - 1, hex(p)]);
   });
   return out;
-}
-
-/** A deterministic canonical field element for a position no real data fixes. */
-function filler(label: string, level: number, index: number): bigint {
-  const b = createHash("sha256").update(`lightedge-devnode-frontier|${label}|${level}|${index}`).digest();
-  b[31]! &= 0x3f;
-  return leBytesToBigint(b);
-}
-
-/** The frontier a plan describes (hashes only to derive known nodes and the pending node). */
-export function buildStartFrontier(plan: StartPlan): Frontier {
-  const h = hasherOf(plan.pool);
-  const modulus = modulusOf(plan.pool);
-  if (plan.kind === "empty" || plan.size === 0) return EMPTY_FRONTIER;
-  if (plan.kind === "real") return frontierFromLegacy(h, parseFinalState(plan.finalState!), modulus);
-  const known = new Map<string, bigint>();
-  for (const [l, i, v] of plan.known ?? [])
-    known.set(`${l}:${i}`, leBytesToBigint(fromHex(v, "devnode.start")));
-  const memo = new Map<string, bigint | undefined>();
-  // A node the corpus fixes: given, or hashed from two such children.
-  const derive = (l: number, i: number): bigint | undefined => {
-    const key = `${l}:${i}`;
-    if (known.has(key)) return known.get(key);
-    if (memo.has(key)) return memo.get(key);
-    let v: bigint | undefined;
-    if (l > 0) {
-      const a = derive(l - 1, 2 * i);
-      const b = a === undefined ? undefined : derive(l - 1, 2 * i + 1);
-      if (a !== undefined && b !== undefined) v = hashPair(h, l - 1, a, b);
-    }
-    memo.set(key, v);
-    return v;
-  };
-  const node = (l: number, i: number) => derive(l, i) ?? filler(plan.label ?? plan.pool, l, i);
-  const last = plan.size - 1;
-  const bytes = bigintToLeBytes;
-  const odd = bit(last, 0) === 1;
-  const tree: LegacyTree = {
-    left: bytes(odd ? node(0, last - 1) : node(0, last)),
-    right: odd ? bytes(node(0, last)) : undefined,
-    parents: Array.from({ length: 31 }, (_, k) =>
-      bit(last, k + 1) ? bytes(node(k + 1, Math.floor(last / 2 ** (k + 1)) - 1)) : undefined,
-    ),
-  };
-  return frontierFromLegacy(h, tree, modulus);
 }

@@ -1,3 +1,4 @@
+import { LightedgeError } from "../../proto/errors.ts";
 import { bigintToLeBytes, leBytesToBigint, toHex } from "../../proto/treestate/bytes.ts";
 import { serializeFinalState } from "../../proto/treestate/legacy-tree.ts";
 import {
@@ -81,7 +82,12 @@ function leaves(pool: Pool, cms: readonly Uint8Array[]): bigint[] {
   const m = modulusOf(pool);
   return cms.map((cm) => {
     const v = leBytesToBigint(cm);
-    if (cm.length !== 32 || v >= m) throw new Error(`devnode trees: ${pool} commitment is not canonical`);
+    if (cm.length !== 32 || v >= m)
+      throw new LightedgeError(
+        "malformed",
+        "devnode.trees",
+        `devnode: a ${pool} note commitment is not canonical`,
+      );
     return v;
   });
 }

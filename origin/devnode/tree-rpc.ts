@@ -1,4 +1,4 @@
-import { SUBTREE_LEAVES } from "../trees/index.ts";
+import { SUBTREE_LEAF_COUNT as SUBTREE_LEAVES } from "../../proto/treestate/subtree-reader.ts";
 import { POOLS, type Pool } from "./commitments.ts";
 import type { NodeState } from "./node-state.ts";
 import { faults } from "./rpc-error.ts";

@@ -1,5 +1,6 @@
 import { type Commitments, noCommitments, POOLS, type Pool, txsCommitments } from "./commitments.ts";
-import { buildStartFrontier, type StartPlan } from "./start-frontier.ts";
+import { buildStartFrontier } from "./start-build.ts";
+import type { StartPlan } from "./start-frontier.ts";
 import { blockEra, syntheticBody } from "./synthetic-block.ts";
 import { type ComputedSubtree, createTreeEngine, type Frontiers, type TreeStateAt } from "./tree-engine.ts";
 import type { ChainEvent, Network } from "./types.ts";

@@ -9,15 +9,17 @@ import {
 /**
  * Thread entry of the dev node's tree worker (tree-host.ts starts it): hashing never blocks the
  * JSON-RPC server, which `npm start` runs in the same process as the origin. Between requests it
- * walks towards the tip in short slices, so later requests find their heights computed.
+ * walks towards the tip in short slices (SLICE_MS), so later requests find their heights computed.
  */
+/** Background slice: short, so a request waits little behind the walk. */
+const SLICE_MS = 10;
 let service: TreeService | undefined;
 let working = false;
 const post = (m: FromTreeWorker) => parentPort!.postMessage(m);
 
 function work() {
   working = false;
-  if (service && !service.work(25)) schedule();
+  if (service && !service.work(SLICE_MS)) schedule();
 }
 
 function schedule() {

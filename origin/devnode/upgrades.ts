@@ -80,6 +80,8 @@ export function eraAt(network: Network, synthetic: boolean, height: number): Era
 export function txNotValidAt(
   era: Era,
   tx: { version: number; overwintered: boolean; consensusBranchId: number },
+  /** Also accept the branch id of any upgrade that allows the version (synthetic chains: mempool.ts). */
+  anyBranch = false,
 ): string | undefined {
   const where = `a block of the ${era.name || "pre-Overwinter"} era`;
   if (!era.sapling) return `the dev node does not build blocks before Sapling (${where})`;
@@ -88,7 +90,11 @@ export function txNotValidAt(
   if (v === 5 && !era.orchard) return `v5 transactions are not valid before NU5 (${where})`;
   if (v === 6 && !era.ironwood) return `v6 transactions are not valid before NU6.3 (${where})`;
   if (v > 6) return `transaction version ${v} is unknown`;
-  if (v >= 5 && tx.consensusBranchId !== era.branchId)
+  const allowed = (u: Upgrade) => UPGRADES.indexOf(u) >= UPGRADES.indexOf(byName(v === 6 ? "NU6.3" : "NU5"));
+  const ok = anyBranch
+    ? UPGRADES.some((u) => allowed(u) && Number.parseInt(u.id, 16) === tx.consensusBranchId)
+    : tx.consensusBranchId === era.branchId;
+  if (v >= 5 && !ok)
     return `consensus branch id ${hex8(tx.consensusBranchId)} is not ${era.name}'s ${hex8(era.branchId)}`;
   return undefined;
 }

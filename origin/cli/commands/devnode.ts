@@ -18,15 +18,20 @@ getaddresstxids, getaddressbalance, getaddressutxos), for tests, demos, benches 
   --seed S            …from this seed (same seed, same chain)
   --user U --password W   require HTTP basic auth
   --cookie FILE       write a zebrad-style cookie file and require it
+  --warm-trees        compute tree states from start-up on (default: from the first tree request)
 
 Synthetic chains are NOT real chain data: v4/v5/v6 transactions with dummy proofs and signatures,
-real hashes, merkle roots and tree sizes; tree states and subtree roots have the right shape and
-sizes but dummy node values. Header hashes chain sequentially, so the served tip grows while the
-node hashes a long chain at start-up (about 1,000 blocks/s).
+but real hashes, merkle roots, valid compact fields (canonical commitments and nullifiers, real curve
+points as ephemeral keys) and tree states computed from the chain's own commitments (Sapling;
+Orchard and Ironwood with the Orchard hash), on a worker thread from the first tree request on.
+Header hashes chain sequentially, so the served tip grows while the node hashes a long chain at
+start-up (about 1,000 blocks/s). A corpus run answers z_gettreestate also at --from − 1; see
+origin/devnode/README.md for its start frontier and subtree list.
 
-Control API on the same port (JSON, no auth): GET /control/state; POST /control/mine {"blocks":k},
-/control/reorg {"depth":d}, /control/mempool {"count":n}|{"hex":[...]}, /control/stall
-{"ms":t,"requests"?:n}, /control/fail {"status"|"code"|"close",...,"requests"?:n},
+Control API on the same port (JSON, no auth): GET /control/state; POST /control/mine
+{"blocks":k,"perBlock"?:n} (blocks follow the consensus rules of their height), /control/reorg
+{"depth":d}, /control/mempool {"count":n}|{"hex":[...]} (stage raw transactions for the next block),
+/control/stall {"ms":t,"requests"?:n}, /control/fail {"status"|"code"|"close",...,"requests"?:n},
 /control/syncing {"behind":n}, /control/clear.
 `;
 
@@ -38,24 +43,23 @@ function int(name: string, v: string | undefined): number {
 }
 
 function options(argv: string[]): DevNodeOptions {
-  const { values: v } = parseArgs({
-    args: argv,
-    options: Object.fromEntries(
-      [
-        "port",
-        "host",
-        "corpus",
-        "network",
-        "from",
-        "to",
-        "synthetic",
-        "seed",
-        "user",
-        "password",
-        "cookie",
-      ].map((k) => [k, { type: "string" }]),
-    ) as Record<string, { type: "string" }>,
-  });
+  const strings = Object.fromEntries(
+    [
+      "port",
+      "host",
+      "corpus",
+      "network",
+      "from",
+      "to",
+      "synthetic",
+      "seed",
+      "user",
+      "password",
+      "cookie",
+    ].map((k) => [k, { type: "string" }]),
+  ) as Record<string, { type: "string" }>;
+  const { values } = parseArgs({ args: argv, options: { ...strings, "warm-trees": { type: "boolean" } } });
+  const v = values as Record<string, string | undefined>;
   const network = v.network as Network | undefined;
   if (network !== undefined && !["mainnet", "testnet", "regtest"].includes(network))
     throw new UsageError(`bad --network ${network}`);
@@ -74,6 +78,7 @@ function options(argv: string[]): DevNodeOptions {
     throw new UsageError("--user and --password go together");
   if (v.user !== undefined) o.auth = { user: v.user, password: v.password! };
   if (v.cookie !== undefined) o.cookieFile = v.cookie;
+  if (values["warm-trees"] === true) o.warmTrees = true;
   return o;
 }
 
