@@ -207,6 +207,23 @@ describe.skipIf(!hasChain)("corpus dev chain tree states", () => {
       expect(stagedOutputs).toBeGreaterThanOrEqual(9);
       expect(await result(node, "getrawmempool", [])).toEqual([]);
       expect((await result(node, "getrawtransaction", [staged[0], 1])).height).toBe(663251);
+
+      // A reorg replacing real and mined blocks: the new branch is Blossom-era too, and the tree
+      // states follow it.
+      const before = await result(node, "z_gettreestate", ["663248"]);
+      await control(node, "reorg", { depth: 5 });
+      expect(await result(node, "z_gettreestate", ["663248"])).toEqual(before);
+      for (const h of [663249, 663253]) {
+        const block = parseBlock(
+          Buffer.from((await result(node, "getblock", [String(h), 0])) as string, "hex"),
+        );
+        for (const tx of block.txs) expect(tx.version).toBe(4);
+        const t = await result(node, "z_gettreestate", [h]);
+        expect(t.hash).toBe(displayHex(block.wireHash));
+        expect(size(t.sapling.commitments.finalState)).toBe(
+          (await result(node, "getblock", [String(h), 1])).trees.sapling.size,
+        );
+      }
     });
   });
 });

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainDir, corpusIndex, hasChain, readChainHex } from "../../test/support/chain.ts";
-import { displayHex, parseBlock } from "../chain/index.ts";
+import { displayHex, parseBlock, parseTransaction } from "../chain/index.ts";
 import { createNodeClient } from "../node/index.ts";
 import { createDevNode, type DevNode } from "./index.ts";
+import { blockRandom } from "./prng.ts";
+import { buildTx } from "./tx-builder.ts";
 
 async function control(node: DevNode, path: string, body: unknown = {}): Promise<Record<string, unknown>> {
   const res = await fetch(`${node.url}control/${path}`, {
@@ -102,6 +104,15 @@ describe("synthetic dev chain", () => {
     expect((await call("getrawtransaction", ["00", 1])).error?.code).toBe(-5);
     expect((await call("nosuchmethod", [])).error?.code).toBe(-32601);
     expect((await call("getblockcount", [])).id).toBe(7);
+    // A transaction whose note commitment is not a canonical field element never enters the mempool.
+    const shape = { vin: [], vout: [], saplingSpends: 0, saplingOutputs: 1, orchardActions: 0 };
+    const raw = buildTx(
+      { ...shape, version: 5, ironwoodActions: 0, lockTime: 9, expiryHeight: 999 },
+      blockRandom("bad", 1, 0),
+    );
+    parseTransaction(raw).sapling.outputs[0]!.cmu[31] = 0xff; // a view into `raw`
+    expect((await call("sendrawtransaction", [Buffer.from(raw).toString("hex")])).error?.code).toBe(-26);
+    expect((await call("sendrawtransaction", ["zz"])).error?.code).toBe(-22);
   });
 });
 

@@ -1,5 +1,7 @@
+import { leBytesToBigint } from "../../proto/treestate/bytes.ts";
 import { computeTxid, displayHex, parseTransaction } from "../chain/index.ts";
 import type { NodeState } from "./node-state.ts";
+import { JUBJUB_BASE, PALLAS_P } from "./points.ts";
 import { RpcFault } from "./rpc-error.ts";
 import { txNotValidAt } from "./upgrades.ts";
 
@@ -19,6 +21,16 @@ export function admitTransaction(state: NodeState, raw: Uint8Array): string {
   } catch {
     throw new RpcFault(-22, "TX decode failed");
   }
+  // Consensus: cmu and cmx are canonical field elements (protocol spec §4.5 and §4.6); the tree
+  // worker could not hash anything else.
+  const canonical = (cm: Uint8Array, p: bigint) => leBytesToBigint(cm) < p;
+  if (
+    !tx.sapling.outputs.every((o) => canonical(o.cmu, JUBJUB_BASE)) ||
+    ![...(tx.orchard?.actions ?? []), ...(tx.ironwood?.actions ?? [])].every((a) =>
+      canonical(a.cmx, PALLAS_P),
+    )
+  )
+    throw new RpcFault(-26, "transaction rejected: a note commitment is not a canonical field element");
   const next = state.chain.tip() + 1;
   const why = txNotValidAt(state.chain.eraAt(next), tx, state.chain.synthetic);
   if (why !== undefined) throw new RpcFault(-26, `transaction rejected for block ${next}: ${why}`);

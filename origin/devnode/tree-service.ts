@@ -40,15 +40,23 @@ export interface TreeService {
   apply(e: ChainEvent): void;
   stateAt(height: number): TreeStateAt;
   subtrees(pool: Pool, tip: number): ComputedSubtree[];
-  /** Background work: moves the cursor towards the tip for about `budgetMs`; true when there. */
+  /**
+   * Background work: moves the cursor for about `budgetMs` towards the tip, at most AHEAD blocks
+   * past the highest height asked for (a 200,000-block chain is computed as far as it is used);
+   * true when there.
+   */
   work(budgetMs: number): boolean;
 }
+
+/** Blocks the background walk goes past the highest height requested. */
+const AHEAD = 5_000;
 
 /** The worker's logic (tree-worker.ts is only its thread entry); also usable in-thread by tests. */
 export function createTreeService(init: TreeWorkerInit): TreeService {
   const branchOf = new Map<number, number>();
   const extras = new Map<number, Commitments>();
   let tip = init.tip;
+  let wanted = init.base;
   const commitments = (h: number): Commitments => {
     const branch = branchOf.get(h) ?? 0;
     if (h <= init.fixedTo && branch === 0) return init.fixed[h - init.base]!;
@@ -76,11 +84,15 @@ export function createTreeService(init: TreeWorkerInit): TreeService {
   for (const e of init.events) apply(e);
   return {
     apply,
-    stateAt: (height) => engine.stateAt(height),
+    stateAt(height) {
+      wanted = Math.max(wanted, height);
+      return engine.stateAt(height);
+    },
     subtrees(pool, upTo) {
+      wanted = Math.max(wanted, upTo);
       engine.advance(upTo);
       return engine.subtrees(pool).filter((s) => s.endHeight <= upTo);
     },
-    work: (budgetMs) => engine.advance(tip, budgetMs),
+    work: (budgetMs) => engine.advance(Math.min(tip, wanted + AHEAD), budgetMs),
   };
 }

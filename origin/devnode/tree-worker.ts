@@ -17,9 +17,16 @@ let service: TreeService | undefined;
 let working = false;
 const post = (m: FromTreeWorker) => parentPort!.postMessage(m);
 
+let stuck = false;
+
 function work() {
   working = false;
-  if (service && !service.work(SLICE_MS)) schedule();
+  try {
+    if (service && !stuck && !service.work(SLICE_MS)) schedule();
+  } catch {
+    // A block the engine cannot hash: requests reaching it answer the error; stop walking.
+    stuck = true;
+  }
 }
 
 function schedule() {
@@ -32,8 +39,10 @@ parentPort?.on("message", (m: ToTreeWorker) => {
   const id = "id" in m ? m.id : -1;
   try {
     if (m.type === "init") service = createTreeService(m.init);
-    else if (m.type === "event") service!.apply(m.event);
-    else if (m.type === "state") post({ type: "state", id, state: service!.stateAt(m.height) });
+    else if (m.type === "event") {
+      service!.apply(m.event);
+      stuck = false; // the chain changed: the walk may get past it now
+    } else if (m.type === "state") post({ type: "state", id, state: service!.stateAt(m.height) });
     else post({ type: "subtrees", id, list: service!.subtrees(m.pool, m.tip) });
   } catch (err) {
     post({ type: "error", id, message: err instanceof Error ? err.message : String(err) });

@@ -173,6 +173,7 @@ pub async fn shield(
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Pool {
+    Transparent,
     Sapling,
     Orchard,
     Ironwood,
@@ -191,15 +192,17 @@ pub fn fund(args: &Args, params: &Params, out: &mut Map<String, Value>) -> Resul
     let count = args.count.unwrap_or(1).max(1);
     let height = BlockHeight::from_u32(args.height.ok_or("fund: --height is required (the height it will be mined at)")?);
     let pool = match args.pool.as_deref().unwrap_or("orchard") {
+        "transparent" => Pool::Transparent,
         "sapling" => Pool::Sapling,
         "orchard" => Pool::Orchard,
         "ironwood" => Pool::Ironwood,
         other => return Err(format!("fund: unknown --pool {other:?}")),
     };
-    let (sapling_to, orchard_to) = match &to {
-        Address::Sapling(pa) => (Some(**pa), None),
-        Address::Unified(ua) => (ua.sapling().copied(), ua.orchard().copied()),
-        _ => (None, None),
+    let (transparent_to, sapling_to, orchard_to) = match &to {
+        Address::Transparent(t) => (Some(*t), None, None),
+        Address::Sapling(pa) => (None, Some(**pa), None),
+        Address::Unified(ua) => (ua.transparent().copied(), ua.sapling().copied(), ua.orchard().copied()),
+        _ => (None, None, None),
     };
     let fee_rule = zip317::FeeRule::standard();
     let sk = secp256k1::SecretKey::from_secret_bytes([0x11; 32]).expect("a valid throwaway key");
@@ -222,26 +225,38 @@ pub fn fund(args: &Args, params: &Params, out: &mut Map<String, Value>) -> Resul
         for _ in 0..count {
             let memo = MemoBytes::empty();
             match pool {
-                Pool::Sapling => b.add_sapling_output::<zip317::FeeError>(
-                    None,
-                    sapling_to.ok_or("fund: --to has no Sapling receiver")?,
-                    amount,
-                    memo,
-                ),
-                Pool::Orchard => b.add_orchard_output::<zip317::FeeError>(
-                    None,
-                    orchard_to.ok_or("fund: --to has no Orchard receiver")?,
-                    amount,
-                    memo,
-                ),
-                Pool::Ironwood => b.add_ironwood_output::<zip317::FeeError>(
+                Pool::Transparent => b
+                    .add_transparent_output(
+                        &transparent_to.ok_or("fund: --to has no transparent receiver")?,
+                        amount,
+                    )
+                    .map_err(|e| format!("{e:?}")),
+                Pool::Sapling => b
+                    .add_sapling_output::<zip317::FeeError>(
+                        None,
+                        sapling_to.ok_or("fund: --to has no Sapling receiver")?,
+                        amount,
+                        memo,
+                    )
+                    .map_err(|e| e.to_string()),
+                Pool::Orchard => b
+                    .add_orchard_output::<zip317::FeeError>(
+                        None,
+                        orchard_to.ok_or("fund: --to has no Orchard receiver")?,
+                        amount,
+                        memo,
+                    )
+                    .map_err(|e| e.to_string()),
+                Pool::Ironwood => b
+                    .add_ironwood_output::<zip317::FeeError>(
                     None,
                     orchard_to.ok_or("fund: --to has no Orchard receiver (Ironwood pays Orchard addresses)")?,
                     amount,
                     memo,
-                ),
+                )
+                .map_err(|e| e.to_string()),
             }
-            .map_err(|e| format!("fund: adding an output: {e}"))?;
+            .map_err(|e| format!("fund: adding an output at height {height}: {e}"))?;
         }
         b.add_transparent_p2pkh_input(
             pubkey,
