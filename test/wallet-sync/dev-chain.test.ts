@@ -276,14 +276,22 @@ describe.skipIf(!ready)(`a real wallet on a ${BLOCKS}-block synthetic chain with
       const r = await w.sync();
       const label = `${w.server.name} (${w.server.transport}) after the reorg`;
       expectSyncedTo(r, tip, label);
+      // zcash_client_sqlite keeps a transaction whose block was rolled back as unmined (it may
+      // be mined again until it expires): its note has no height and counts in no balance.
+      const reorged = notesOf(r).filter((n) => n.txid === built.txid);
       expect(
-        notesOf(r).map((n) => n.txid),
-        `${label}: the reorged note is gone`,
-      ).not.toContain(built.txid);
+        reorged.map((n) => n.height),
+        `${label}: the reorged note is not mined`,
+      ).toEqual(reorged.map(() => null));
       expect(r.balances, `${label}: balance as before the reorged note`).toEqual(balances);
       after.push(r);
     }
-    expect(walletView(after[1]!)).toEqual(walletView(after[0]!));
+    // The wallet that was mid-sync may never have seen the rolled-back note: compare the rest.
+    const mined = (r: SyncReport) => ({
+      ...walletView(r),
+      notes: walletView(r).notes.filter((n) => n.height !== null),
+    });
+    expect(mined(after[1]!)).toEqual(mined(after[0]!));
   }, 600_000);
 });
 
