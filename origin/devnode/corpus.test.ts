@@ -6,6 +6,9 @@ import { chainDir, corpusIndex, hasChain, readChainFile } from "../../test/suppo
 import { displayHex, parseBlock } from "../chain/index.ts";
 import { createDevNode, type DevNode } from "./index.ts";
 
+/** Each dev node hashes on a worker thread and builds the hash tables first: slow on a shared machine. */
+const HEAVY = 120_000;
+
 /** Corpus mode: the corpus's real zebrad values where it has them, and nothing contradicting them. */
 const json = (path: string) => JSON.parse(readChainFile(path).toString("utf8"));
 const zebrad = (name: string) => json(`rpc/zebrad-mainnet/${name}.json`).result;
@@ -28,7 +31,9 @@ const control = (node: DevNode, path: string, body: unknown) =>
 const size = (finalState: string) => legacyTreeSize(parseFinalState(finalState));
 
 describe.skipIf(!hasChain)("corpus dev chain tree states", () => {
-  it("mainnet 1687106–108: zebrad's values below the run, zebra's roots inside it, the real subtree list", async () => {
+  it("mainnet 1687106–108: zebrad's values below the run, zebra's roots inside it, the real subtree list", {
+    timeout: HEAVY,
+  }, async () => {
     const node = await createDevNode({
       corpus: { dir: chainDir, from: 1687106, to: 1687108 },
       network: "mainnet",
@@ -69,7 +74,9 @@ describe.skipIf(!hasChain)("corpus dev chain tree states", () => {
     }
   });
 
-  it("mainnet 419199–202: the computed trees equal zebrad's across Sapling activation", async () => {
+  it("mainnet 419199–202: the computed trees equal zebrad's across Sapling activation", {
+    timeout: HEAVY,
+  }, async () => {
     const node = await createDevNode({
       corpus: { dir: chainDir, from: 419199, to: 419202 },
       network: "mainnet",
@@ -89,7 +96,7 @@ describe.skipIf(!hasChain)("corpus dev chain tree states", () => {
     }
   });
 
-  it("testnet 1028400–600: a start frontier within the checkpoints' sizes", async () => {
+  it("testnet 1028400–600: a start frontier within the checkpoints' sizes", { timeout: HEAVY }, async () => {
     const node = await createDevNode({
       corpus: { dir: chainDir, from: 1028400, to: 1028600 },
       network: "testnet",
@@ -117,7 +124,9 @@ describe.skipIf(!hasChain)("corpus dev chain tree states", () => {
     });
     afterAll(() => node.close());
 
-    it("starts from a constructed frontier whose level-16 ommer is the real subtree 0", async () => {
+    it("starts from a constructed frontier whose level-16 ommer is the real subtree 0", {
+      timeout: HEAVY,
+    }, async () => {
       const start = await result(node, "z_gettreestate", ["663149"]);
       expect(start.hash).toBe(
         corpusIndex().blocks.find((b) => b.network === "mainnet" && b.height === 663150)!.prevHash,
@@ -146,7 +155,9 @@ describe.skipIf(!hasChain)("corpus dev chain tree states", () => {
       );
     });
 
-    it("mines Blossom blocks on top (v4, transparent and Sapling only) and stages real v4 transactions", async () => {
+    it("mines Blossom blocks on top (v4, transparent and Sapling only) and stages real v4 transactions", {
+      timeout: HEAVY,
+    }, async () => {
       const recv = join(chainDir, "tx/mainnet/devwallet-recv");
       const inRun = new Set(corpusIndex().blocks.flatMap((b) => b.txids));
       const staged = readdirSync(recv)
@@ -229,7 +240,9 @@ describe.skipIf(!hasChain)("corpus dev chain tree states", () => {
 });
 
 describe.skipIf(!hasChain)("real transactions on a synthetic chain", () => {
-  it("takes real v4, v5 and v6 transactions into the mempool and mines them with their commitments", async () => {
+  it("takes real v4, v5 and v6 transactions into the mempool and mines them with their commitments", {
+    timeout: HEAVY,
+  }, async () => {
     const node = await createDevNode({ synthetic: { blocks: 5, seed: "real-txs" } });
     try {
       await node.ready;

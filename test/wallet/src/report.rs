@@ -15,11 +15,16 @@ use zcash_protocol::consensus::BlockHeight;
 
 use crate::{client::WalletClient, wallet::Db};
 
-/// Hex of a tree node in display order (byte-reversed), the order of zebrad's `finalRoot`.
-fn display_hex<H: HashSer>(node: &H) -> String {
+/// Hex of a tree node in the byte order zebrad's (and zcashd's) `finalRoot` uses: Sapling roots
+/// are shown byte-reversed like a uint256 (`finalsaplingroot`), Orchard roots in their canonical
+/// little-endian encoding (`finalorchardroot`; zebrad's empty Orchard root is `ae2935f1…2f`, the
+/// LE bytes of the field element `0x2fd8…29ae`). Ironwood uses the Orchard hash and encoding.
+fn root_hex<H: HashSer>(node: &H, reversed: bool) -> String {
     let mut bytes = vec![];
     node.write(&mut bytes).expect("writing to a Vec");
-    bytes.reverse();
+    if reversed {
+        bytes.reverse();
+    }
     hex::encode(bytes)
 }
 
@@ -84,6 +89,7 @@ type TreeErr = ShardTreeError<commitment_tree::Error>;
 /// wallet's tree holds no leaf there (an empty or absent pool).
 fn checkpoint_root<H, S, const D: u8, const SH: u8>(
     tree: &ShardTree<S, D, SH>,
+    reversed: bool,
 ) -> Result<(Option<u32>, Option<String>), TreeErr>
 where
     H: Hashable + HashSer + Clone + PartialEq,
@@ -95,14 +101,17 @@ where
         return Ok((None, None));
     }
     let root = match tree.max_leaf_position(Some(0))? {
-        Some(_) => tree.root_at_checkpoint_depth(Some(0))?.map(|r| display_hex(&r)),
+        Some(_) => tree.root_at_checkpoint_depth(Some(0))?.map(|r| root_hex(&r, reversed)),
         None => None,
     };
     Ok((checkpoint.map(u32::from), root))
 }
 
-fn frontier_root<H: Hashable + HashSer + Clone, const D: u8>(f: &Frontier<H, D>) -> Option<String> {
-    f.value().map(|_| display_hex(&f.root()))
+fn frontier_root<H: Hashable + HashSer + Clone, const D: u8>(
+    f: &Frontier<H, D>,
+    reversed: bool,
+) -> Option<String> {
+    f.value().map(|_| root_hex(&f.root(), reversed))
 }
 
 /// The wallet's roots at its latest checkpoint next to the server's roots at its tip. The library
@@ -110,13 +119,13 @@ fn frontier_root<H: Hashable + HashSer + Clone, const D: u8>(f: &Frontier<H, D>)
 /// checkpoint holds every leaf up to the scanned tip: after a complete sync the two must agree.
 pub async fn roots(db: &mut Db, client: &mut WalletClient, tip: u32) -> Result<Value, String> {
     let (cp, sapling) = db
-        .with_sapling_tree_mut(|t| checkpoint_root(t))
+        .with_sapling_tree_mut(|t| checkpoint_root(t, true))
         .map_err(|e: TreeErr| format!("wallet Sapling tree: {e}"))?;
     let (_, orchard) = db
-        .with_orchard_tree_mut(|t| checkpoint_root(t))
+        .with_orchard_tree_mut(|t| checkpoint_root(t, false))
         .map_err(|e: TreeErr| format!("wallet Orchard tree: {e}"))?;
     let ironwood = db
-        .with_ironwood_tree_mut(|t| checkpoint_root(t))
+        .with_ironwood_tree_mut(|t| checkpoint_root(t, false))
         .map_err(|e: TreeErr| format!("wallet Ironwood tree: {e}"))?
         .and_then(|(_, r)| r);
     let height = tip;
@@ -128,9 +137,9 @@ pub async fn roots(db: &mut Db, client: &mut WalletClient, tip: u32) -> Result<V
         .to_chain_state()
         .map_err(|e| format!("GetTreeState({height}): unparseable tree state: {e}"))?;
     let server = json!({
-        "sapling": frontier_root(state.final_sapling_tree()),
-        "orchard": frontier_root(state.final_orchard_tree()),
-        "ironwood": frontier_root(state.final_ironwood_tree()),
+        "sapling": frontier_root(state.final_sapling_tree(), true),
+        "orchard": frontier_root(state.final_orchard_tree(), false),
+        "ironwood": frontier_root(state.final_ironwood_tree(), false),
     });
     let wallet = json!({ "sapling": sapling, "orchard": orchard, "ironwood": ironwood });
     let equal = ["sapling", "orchard", "ironwood"].iter().all(|p| wallet[p] == server[p]);
