@@ -35,6 +35,8 @@ const FUNDS: { pool: ShieldedPool; amount: number }[] = [
 const SEND_AMOUNT = 40_000;
 const REORG_DEPTH = 8;
 const REORGED_AMOUNT = 55_000;
+/** Blocks the edge wallet is behind when the reorg comes (about 5 s of scanning). */
+const BEHIND = 200;
 
 const ready = harnessReady.ok;
 
@@ -237,8 +239,9 @@ describe.skipIf(!ready)(`a real wallet on a ${BLOCKS}-block synthetic chain with
   it(`recovers from a reorg of the last ${REORG_DEPTH} blocks under a syncing wallet, losing the note they held`, async () => {
     expect(synced, "the first sync ran").toBeDefined();
     // Mine whatever an earlier test left in the mempool, deep enough that the reorg below does
-    // not reach it and every earlier note is spendable.
-    await system.control("mine", { blocks: REORG_DEPTH + CONFIRMATIONS });
+    // not reach it and every earlier note is spendable; and enough blocks that the edge wallet,
+    // which only the origin wallet's sync below leaves behind, is still scanning at the reorg.
+    await system.control("mine", { blocks: REORG_DEPTH + CONFIRMATIONS + BEHIND });
     await system.settle();
     const [origin, edge] = wallets as [Wallet, Wallet];
     const start = await origin.sync();
@@ -260,7 +263,7 @@ describe.skipIf(!ready)(`a real wallet on a ${BLOCKS}-block synthetic chain with
     // The edge wallet is syncing when the node reorganises.
     const oldHash = system.all.devnode!.chain.hashAt(oldTip);
     const syncing = edge.sync();
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 1_500));
     const { tip: newTip } = await system.control<{ tip: number }>("reorg", { depth: REORG_DEPTH });
     expect(newTip, "the reorg keeps the height").toBe(oldTip);
     expect(system.all.devnode!.chain.hashAt(oldTip), "the reorg replaced the tip").not.toBe(oldHash);
