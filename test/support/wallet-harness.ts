@@ -57,6 +57,7 @@ export interface WalletReport {
   // sync (also filled when sync fails, as far as the wallet got)
   tip?: number | null;
   scannedTo?: number | null;
+  /** Net blocks added by this call (a reorg's rewind-and-rescan is not counted). */
   blocksScanned?: number;
   elapsedMs?: number;
   balances?: Record<Pool, PoolBalance> | null;

@@ -147,6 +147,15 @@ async fn run(args: &Args, out: &mut Map<String, Value>) -> Outcome {
 }
 
 fn main() -> ExitCode {
+    // The library logs through `tracing` (batches, reorg rewinds); stderr, `RUST_LOG` to tune.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut out = Map::new();
     let outcome: Outcome = match parse_args(&argv) {

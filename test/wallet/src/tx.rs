@@ -204,6 +204,13 @@ pub fn fund(args: &Args, params: &Params, out: &mut Map<String, Value>) -> Resul
         Address::Unified(ua) => (ua.transparent().copied(), ua.sapling().copied(), ua.orchard().copied()),
         _ => (None, None, None),
     };
+    let own = crate::wallet::usk(
+        params,
+        &crate::wallet::seed_from_phrase(args.seed_phrase.as_deref().unwrap_or(crate::wallet::DARKSIDE_SEED))?,
+    )?;
+    let own_orchard = own.to_unified_full_viewing_key().orchard().cloned();
+    // Signs the zero-valued spends the builder fabricates for wallet-controlled change.
+    let own_sak = [orchard::keys::SpendAuthorizingKey::from(own.orchard())];
     let fee_rule = zip317::FeeRule::standard();
     let sk = secp256k1::SecretKey::from_secret_bytes([0x11; 32]).expect("a valid throwaway key");
     let pubkey = sk.public_key();
@@ -239,14 +246,28 @@ pub fn fund(args: &Args, params: &Params, out: &mut Map<String, Value>) -> Resul
                         memo,
                     )
                     .map_err(|e| e.to_string()),
-                Pool::Orchard => b
-                    .add_orchard_output::<zip317::FeeError>(
-                        None,
-                        orchard_to.ok_or("fund: --to has no Orchard receiver")?,
-                        amount,
-                        memo,
-                    )
-                    .map_err(|e| e.to_string()),
+                Pool::Orchard => {
+                    let recipient = orchard_to.ok_or("fund: --to has no Orchard receiver")?;
+                    match b.add_orchard_output::<zip317::FeeError>(None, recipient, amount, memo.clone()) {
+                        // From NU6.3 the Orchard pool takes no cross-address outputs; a note to
+                        // the seed's own account is still possible as wallet-controlled change
+                        // (the builder pairs it with a zero-valued spend from the same keys).
+                        Err(zcash_primitives::transaction::builder::Error::OrchardRecipient(
+                            orchard::builder::OutputError::CrossAddressDisabled,
+                        )) if own_orchard.as_ref().is_some_and(|f| f.scope_for_address(&recipient).is_some()) => b
+                            .add_orchard_change_output::<zip317::FeeError>(
+                                own_orchard.clone().expect("checked"),
+                                None,
+                                recipient,
+                                amount,
+                                memo,
+                            )
+                            .map_err(|e| e.to_string()),
+                        other => other.map_err(|e| {
+                            format!("{e} (from NU6.3 only the --seed-phrase's own Orchard address can be funded)")
+                        }),
+                    }
+                }
                 Pool::Ironwood => b
                     .add_ironwood_output::<zip317::FeeError>(
                     None,
@@ -277,7 +298,7 @@ pub fn fund(args: &Args, params: &Params, out: &mut Map<String, Value>) -> Resul
     signing.add_key(sk);
     let prover = LocalTxProver::bundled();
     let built = builder
-        .build(&signing, &[], &[], rng, &prover, &prover, &fee_rule)
+        .build(&signing, &[], &own_sak, rng, &prover, &prover, &fee_rule)
         .map_err(|e| format!("fund: building: {e}"))?;
     let tx = built.transaction();
     out.insert("txid".into(), json!(tx.txid().to_string()));
