@@ -253,8 +253,8 @@ describe.skipIf(!ready)(`a real wallet on a ${BLOCKS}-block synthetic chain with
     expect(totalBalance(before)).toBe(totalBalance(start) + REORGED_AMOUNT);
     // The edge wallet is syncing when the node reorganises.
     const oldHash = system.all.devnode!.chain.hashAt(oldTip);
-    const syncing = edge.sync();
-    // The wallet process starts, reads the tip and scans: the reorg lands in that (logged below).
+    // Small batches: many round trips, so the reorg lands while it scans (how it ended is logged).
+    const syncing = edge.run("sync", { batchSize: 10 });
     await new Promise((r) => setTimeout(r, 700));
     const { tip: newTip } = await system.control<{ tip: number }>("reorg", { depth: REORG_DEPTH });
     expect(newTip, "the reorg keeps the height").toBe(oldTip);
