@@ -33,10 +33,15 @@ const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
   scale: () => import("./scenarios/scale.ts"),
   // A real zebrad on Regtest (scripts/ensure-zebrad.sh): index rate vs the node's raw delivery.
   "zebrad-index": () => import("./scenarios/zebrad-index.ts"),
+  "wallet-sync": () => import("./scenarios/wallet-sync.ts"),
 };
 
 /** Scenarios that run only when named with --only (never in the default run or --quick). */
 const OPT_IN: ReadonlySet<string> = new Set(["soak", "scale", "zebrad-index"]);
+
+// A real wallet (the Rust harness in test/wallet) syncing from the edge and the origin: minutes of
+// scanning, so the full run only; `--only wallet-sync` picks it in any run.
+const FULL_RUN_ONLY: ReadonlySet<string> = new Set(["wallet-sync"]);
 
 const FULL: BenchSettings = {
   blocks: 200_000,
@@ -146,6 +151,7 @@ async function main(): Promise<number> {
   try {
     for (const [name, load] of Object.entries(scenarios)) {
       if (only ? !only.includes(name) : OPT_IN.has(name)) continue;
+      if (quick && !only && FULL_RUN_ONLY.has(name)) continue;
       const { scenario } = await load();
       const started = performance.now();
       process.stderr.write(`bench: ${name}…\n`);

@@ -18,6 +18,20 @@ export const ORIGIN_HEADERS_TIMEOUT_MS = 1_000;
  * client's own deadline still applies.
  */
 export const SEND_TRANSACTION_HEADERS_TIMEOUT_MS = 30_000;
+/**
+ * GetMempoolStream stays open until the next block (lightwalletd common/mempool.go) and the origin
+ * sends its headers with the first transaction, so an empty mempool sends nothing for up to a block
+ * interval (75 s target spacing, often more). Its headers wait that long; a refused connection
+ * still fails at once, and the client's deadline still applies.
+ */
+export const MEMPOOL_STREAM_HEADERS_TIMEOUT_MS = 300_000;
+
+/** How long the origin may take to send response headers for `rpc`. */
+function headersTimeoutFor(rpc: string): number {
+  if (rpc === "SendTransaction") return SEND_TRANSACTION_HEADERS_TIMEOUT_MS;
+  if (rpc === "GetMempoolStream") return MEMPOOL_STREAM_HEADERS_TIMEOUT_MS;
+  return ORIGIN_HEADERS_TIMEOUT_MS;
+}
 /** Header carrying the shared secret the origin checks on every proxied request. */
 export const SECRET_HEADER = "x-lightedge-secret";
 /** Largest message accepted from the origin: the 2 MB block limit plus generous framing slack. */
@@ -77,14 +91,13 @@ export function createOriginClient(baseUrl: string, secret: string): OriginClien
   };
 }
 
-/** fetch that adds the secret, gives up on headers after 1 s, and says Unavailable when it fails. */
+/** fetch that adds the secret, bounds the wait for headers (headersTimeoutFor), and says Unavailable when it fails. */
 function createOriginFetch(secret: string): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const rpc = url.pathname.split("/").pop() ?? "origin";
     const controller = new AbortController();
-    const headersTimeoutMs =
-      rpc === "SendTransaction" ? SEND_TRANSACTION_HEADERS_TIMEOUT_MS : ORIGIN_HEADERS_TIMEOUT_MS;
+    const headersTimeoutMs = headersTimeoutFor(rpc);
     const timer = setTimeout(() => controller.abort(new Error("origin timeout")), headersTimeoutMs);
     const caller = init?.signal ?? undefined;
     if (caller?.aborted) controller.abort(caller.reason);

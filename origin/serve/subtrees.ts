@@ -46,9 +46,14 @@ export async function* getSubtreeRoots(
     yield* fromNode(s, ctx, pool, arg.startIndex, arg.maxEntries === 0 ? undefined : arg.maxEntries);
     return;
   }
+  // The stream is contiguous from startIndex: a wallet appends what it gets after the roots it has
+  // (shardtree refuses "subtree roots with indices 17..18 which is discontinuous with existing
+  // subtree range 0..11"), so when the node lists fewer older roots than asked (a node serving
+  // from a later height, a corpus dev node), the stream ends there, before our own later ones.
   for (const part of plan) {
     if (part.roots === undefined) {
-      yield* fromNode(s, ctx, pool, part.from, part.to - part.from);
+      const sent = yield* fromNode(s, ctx, pool, part.from, part.to - part.from);
+      if (sent < part.to - part.from) return;
       continue;
     }
     for (const r of part.roots)
@@ -66,17 +71,20 @@ async function* fromNode(
   pool: ShieldedPool,
   start: number,
   limit: number | undefined,
-): AsyncGenerator<SubtreeRoot> {
+): AsyncGenerator<SubtreeRoot, number> {
   const result = await s.callNode(ctx, "z_getsubtreesbyindex", (signal) =>
     s.node.subtrees(pool, start, limit, signal),
   );
+  let sent = 0;
   for (const subtree of result.subtrees) {
     yield create(SubtreeRootSchema, {
       rootHash: bytesFromHex(subtree.root),
       completingBlockHash: await completingDisplayHash(s, ctx, subtree.end_height),
       completingBlockHeight: BigInt(subtree.end_height),
     });
+    sent++;
   }
+  return sent;
 }
 
 /**
