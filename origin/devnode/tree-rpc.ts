@@ -88,8 +88,13 @@ export async function subtrees(
     typeof limit === "number" && Number.isSafeInteger(limit) && limit > 0 ? limit : Number.POSITIVE_INFINITY;
   const tip = state.tip();
   const corpus = state.corpus;
-  // Subtrees complete before the run: real ones only (the start frontier agrees with them).
+  // Subtrees complete before the run: real ones only (the start frontier agrees with them), and
+  // only when the corpus has every one of them. A wallet stores subtree roots as one contiguous
+  // range and later writes the subtree its birthday frontier is in: roots 0..10 followed by its own
+  // 17 fail (shardtree SubtreeDiscontinuity), so a partial list is worse than none.
   const before = corpus ? Math.floor(corpus.startSizes[p] / SUBTREE_LEAVES) : 0;
+  const allKnown = corpus === undefined || range(before).every((i) => corpus.subtrees[p].has(i));
+  if (!allKnown && start < before) return { pool: p, start_index: start, subtrees: [] };
   const computed = new Map((await state.trees.subtrees(p, tip)).map((s) => [s.index, s]));
   const list: { root: string; end_height: number }[] = [];
   for (let i = start; list.length < max; i++) {
@@ -98,4 +103,8 @@ export async function subtrees(
     list.push({ root: s.root, end_height: s.endHeight });
   }
   return { pool: p, start_index: start, subtrees: list };
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
 }
