@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -24,7 +24,8 @@ Runs the edge worker locally under \`wrangler dev\` (workerd, offline).
                                 local HTTP server as STORE_PUBLIC_URL, so the directory stays the
                                 one source of truth (no copy into R2)
   --persist DIR     wrangler's local state directory (default .wrangler/state)
-  --networks LIST   networks served, first is the default (default: wrangler.toml's NETWORKS)
+  --networks LIST   networks served, first is the default (default: with dir:PATH, the networks
+                    whose head object the store holds; else wrangler.toml's NETWORKS)
 
 The origin's shared secret is read from LIGHTEDGE_ORIGIN_SECRET.
 `;
@@ -50,6 +51,17 @@ export interface EdgeDev {
   stop(): Promise<void>;
 }
 
+/** Networks whose head object a directory store holds (proto/range-format.md keys), mainnet first. */
+export function networksInStore(dir: string): string[] {
+  const v1 = join(dir, "v1");
+  if (!existsSync(v1)) return [];
+  const order = ["mainnet", "testnet", "regtest"];
+  const rank = (n: string) => (order.includes(n) ? order.indexOf(n) : order.length);
+  return readdirSync(v1)
+    .filter((n) => existsSync(join(v1, n, "head.json")))
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
 /** Starts the edge under wrangler dev and resolves once it answers /healthz. */
 export async function startEdgeDev(o: EdgeDevOptions): Promise<EdgeDev> {
   let dirServer: Server | undefined;
@@ -59,6 +71,16 @@ export async function startEdgeDev(o: EdgeDevOptions): Promise<EdgeDev> {
     if (!o.store.startsWith("dir:")) throw new UsageError(`bad --store ${o.store} (r2 or dir:PATH)`);
     const dir = resolve(o.store.slice(4));
     if (!existsSync(dir)) throw new UsageError(`--store ${o.store}: no such directory`);
+    if (!o.networks) {
+      // Serve what the store holds: wrangler.toml's "mainnet" over a regtest store would send
+      // every block request to the origin and read nothing from the store.
+      const found = networksInStore(dir);
+      if (found.length > 0) vars.push(`NETWORKS:${found.join(",")}`);
+      else
+        process.stderr.write(
+          `lightedge edge: ${dir} holds no v1/<network>/head.json yet; serving wrangler.toml's NETWORKS (pass --networks)\n`,
+        );
+    }
     dirServer = await serveDirectoryOverHttp(dir);
     vars.push(`STORE_PUBLIC_URL:http://127.0.0.1:${(dirServer.address() as AddressInfo).port}/`);
     withR2 = false;
