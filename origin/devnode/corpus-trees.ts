@@ -6,7 +6,7 @@ import type { RealSubtree, RealTreeState } from "./start-frontier.ts";
 import type { Network } from "./types.ts";
 
 /**
- * The corpus's real tree data for one network (../shared/chain/README.md "Tree states"):
+ * The corpus's real tree data for one network (test/corpus/chain/README.md "Tree states"):
  * - `rpc/zebrad-<net>/z_gettreestate-<h>.json`: real zebrad responses (served as they are);
  * - `treestate/<net>/<h>.json`: wallet checkpoints (finalState per pool; no roots);
  * - `rpc/zebrad-<net>/z_getsubtreesbyindex*.json`: real subtree roots and end heights.

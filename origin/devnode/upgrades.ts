@@ -1,7 +1,7 @@
 import type { Network } from "./types.ts";
 
 /**
- * Network upgrades with zebra's activation heights (../shared/chain/README.md, ironwood.md) and
+ * Network upgrades with zebra's activation heights (test/corpus/chain/README.md, ironwood.md) and
  * what each allows in a block, so that blocks the dev node mines on top of a corpus run follow
  * that height's consensus rules (protocol spec §7.1 "Transaction Encoding and Consensus"; ZIP 225
  * v5 from NU5; ZIP 229 v6 and the Ironwood pool from NU6.3). A synthetic or regtest chain

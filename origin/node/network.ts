@@ -5,7 +5,7 @@ export type { NetworkName };
 
 /**
  * Genesis block hashes (display order, `getblockhash 0`). Each was checked against the raw genesis
- * block in the chain corpus (/work/shared/chain/blocks/{mainnet,testnet,regtest}/0.hex, SHA256d of
+ * block in the chain corpus (test/corpus/chain/blocks/{mainnet,testnet,regtest}/0.hex, SHA256d of
  * the header) and against zebra's checkpoint lists (height 0). The regtest one is zebra's
  * `REGTEST_GENESIS_HASH` and zcashd's `CRegTestParams` `hashGenesisBlock`: both nodes share it.
  */
