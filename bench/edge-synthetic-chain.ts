@@ -1,17 +1,16 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { concatBytes, displayHex } from "../proto/bytes.ts";
 import { encodeFrame, FLAG_GRPC_WEB_TRAILER } from "../proto/frame.ts";
 import { CompactBlockSchema, CompactTxSchema } from "../proto/index.ts";
 import type { Projection } from "../proto/range/index.ts";
 import {
-  displayHashOf,
   encodeHead,
   encodeSealedRange,
   headKey,
   rangeKeys,
   type SealedBlockInput,
 } from "../proto/range/index.ts";
-import { concatBytes } from "../proto/treestate/bytes.ts";
 import { buildSeed } from "../test/support/seed-ranges.ts";
 
 /** A synthetic chain for the edge bench: store objects plus the exact body a range answer has. */
@@ -113,7 +112,7 @@ function headObject(first: number, n: number, rangeSize: number, tipHash: Uint8A
     rangeSize,
     firstHeight: first,
     rangeCount: n / rangeSize,
-    tip: { height: tip, displayHash: displayHashOf(tipHash), time: 0 },
+    tip: { height: tip, displayHash: displayHex(tipHash), time: 0 },
     updatedAt: new Date().toISOString(),
     lightdInfo: {
       chainName: "main",

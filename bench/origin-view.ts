@@ -14,11 +14,11 @@ import { createChainView } from "../origin/index/view.ts";
 import { createNodeClient } from "../origin/node/index.ts";
 import { createOriginServer } from "../origin/serve/origin-server.ts";
 import { type BlobStore, createDirectoryStore } from "../origin/store/index.ts";
+import { displayHex } from "../proto/bytes.ts";
 import { encodeFrame } from "../proto/frame.ts";
 import { BlockRangeSchema, CompactTxStreamer } from "../proto/index.ts";
 import {
   blockSpan,
-  displayHashOf,
   encodeHead,
   encodeSealedRange,
   type HeadObject,
@@ -67,7 +67,7 @@ async function buildStore(store: BlobStore): Promise<HeadObject> {
     rangeSize: RANGE_SIZE,
     firstHeight: 0,
     rangeCount: ranges,
-    tip: { height: tip, displayHash: displayHashOf(syntheticWireHash(tip)), time: 1_600_000_000 + tip * 75 },
+    tip: { height: tip, displayHash: displayHex(syntheticWireHash(tip)), time: 1_600_000_000 + tip * 75 },
     updatedAt: new Date().toISOString(),
     lightdInfo: {
       chainName: "main",

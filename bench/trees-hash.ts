@@ -17,7 +17,7 @@ import {
 } from "../origin/trees/index.ts";
 import { createOrchardBigintHasher } from "../origin/trees/orchard-hasher-bigint.ts";
 import { createSaplingBigintHasher } from "../origin/trees/sapling-hasher-bigint.ts";
-import { bigintToLeBytes, leBytesToBigint } from "../proto/treestate/bytes.ts";
+import { bigintToLeBytes, leBytesToBigint } from "../proto/bytes.ts";
 import {
   decodeTreeStateRange,
   encodeTreeStateRange,

@@ -10,8 +10,9 @@ import { startEdgeDev } from "../origin/cli/commands/edge.ts";
 import { createDirectoryStore } from "../origin/store/index.ts";
 import { createTreeStateService, runSubtreeJob } from "../origin/treestate/index.ts";
 import { fakeLegacy, fakeNode } from "../origin/treestate/testing.ts";
+import { displayHex } from "../proto/bytes.ts";
 import { BlockIDSchema, TreeStateSchema } from "../proto/index.ts";
-import { displayHashOf, encodeHead, headKey } from "../proto/range/index.ts";
+import { encodeHead, headKey } from "../proto/range/index.ts";
 import { encodeTreeStateRange, type TreeStateBlock, treeStateKey } from "../proto/treestate/index.ts";
 import { seedLocalR2 } from "../test/support/seed-local-r2.ts";
 
@@ -68,7 +69,7 @@ function objects(): Map<string, Uint8Array> {
       rangeSize: RANGE,
       firstHeight: FIRST,
       rangeCount: RANGES,
-      tip: { height: TIP, displayHash: displayHashOf(fakeNode(TIP)), time: 0 },
+      tip: { height: TIP, displayHash: displayHex(fakeNode(TIP)), time: 0 },
       updatedAt: new Date().toISOString(),
       lightdInfo,
     }),

@@ -2,7 +2,8 @@ import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { openStore } from "../../origin/store/index.ts";
-import { displayHashOf, encodeHead, type HeadObject, headKey } from "../../proto/range/index.ts";
+import { displayHex } from "../../proto/bytes.ts";
+import { encodeHead, type HeadObject, headKey } from "../../proto/range/index.ts";
 import { startMoto } from "../../test/support/moto.ts";
 import { pointPools } from "./points.ts";
 import { TREE_ANCHORS } from "./profile.ts";
@@ -114,7 +115,7 @@ function headFor(
     rangeSize: o.rangeSize,
     firstHeight: 0,
     rangeCount,
-    tip: { height: tip.height, displayHash: displayHashOf(tip.wireHash), time: tip.time },
+    tip: { height: tip.height, displayHash: displayHex(tip.wireHash), time: tip.time },
     updatedAt: new Date().toISOString(),
     lightdInfo: {
       chainName: chainName(o.network),

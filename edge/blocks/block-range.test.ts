@@ -1,10 +1,10 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { beforeAll, describe, expect, it } from "vitest";
+import { concatBytes } from "../../proto/bytes.ts";
 import { encodeFrame } from "../../proto/frame.ts";
 import { BlockRangeSchema, CompactBlockSchema, PoolType } from "../../proto/index.ts";
 import { filterCompactBlock, nullifiersOnly, poolSetFromRequest } from "../../proto/pools.ts";
-import { concatBytes } from "../../proto/treestate/bytes.ts";
 import { clientsFor, collect } from "../testing/clients.ts";
 import { b64, type EdgeFixture, fetchWith, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
 

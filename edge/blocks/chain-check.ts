@@ -1,5 +1,5 @@
+import { displayHex, equalBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { displayHashOf, equalBytes } from "../../proto/range/index.ts";
 
 export interface Link {
   height: number;
@@ -29,7 +29,7 @@ export function createChainCheck(ascending: boolean): ChainCheck {
           throw new LightedgeError(
             "chain-break",
             "edge.chain-check",
-            `block ${upper.height} does not follow block ${lower.height} (${displayHashOf(lower.wireHash)}); the chain changed, retry`,
+            `block ${upper.height} does not follow block ${lower.height} (${displayHex(lower.wireHash)}); the chain changed, retry`,
           );
         }
       }

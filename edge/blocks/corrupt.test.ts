@@ -2,8 +2,9 @@ import { env } from "cloudflare:test";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { beforeAll, describe, expect, it } from "vitest";
+import { displayHex } from "../../proto/bytes.ts";
 import { BlockRangeSchema, CompactBlockSchema } from "../../proto/index.ts";
-import { displayHashOf, encodeHead, encodeSealedRange, headKey, rangeKeys } from "../../proto/range/index.ts";
+import { encodeHead, encodeSealedRange, headKey, rangeKeys } from "../../proto/range/index.ts";
 import type { Env } from "../env.ts";
 import { clientsFor, collect } from "../testing/clients.ts";
 import { b64, type EdgeFixture, fixture, testEnv } from "../testing/fixture.ts";
@@ -48,7 +49,7 @@ async function seedDamaged(): Promise<void> {
     rangeSize: 10,
     firstHeight: 663150,
     rangeCount: 3,
-    tip: { height: 663179, displayHash: displayHashOf(b64(tip.hash)), time: 0 },
+    tip: { height: 663179, displayHash: displayHex(b64(tip.hash)), time: 0 },
     updatedAt: new Date(0).toISOString(),
     lightdInfo: {
       chainName: "regtest",

@@ -1,4 +1,5 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { concatBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { encodeFrame, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import type { CompactBlock } from "../../proto/index.ts";
@@ -11,7 +12,6 @@ import {
   type RangeMeta,
   rangeKeys,
 } from "../../proto/range/index.ts";
-import { concatBytes } from "../../proto/treestate/bytes.ts";
 import { beforeDeadline } from "../rpc/deadline.ts";
 import type { ObjectReader, StoredObject } from "../store/index.ts";
 import type { ResponseSink } from "../wire/sink.ts";

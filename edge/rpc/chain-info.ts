@@ -1,4 +1,5 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
   type BlockID,
@@ -7,7 +8,6 @@ import {
   type LightdInfo,
   LightdInfoSchema,
 } from "../../proto/index.ts";
-import { wireHashOf } from "../../proto/range/index.ts";
 import { createRefreshingCache } from "../cache/refreshing.ts";
 import type { EdgeServices } from "../services.ts";
 import { LIGHTWALLET_PROTOCOL_VERSION, staticLightdInfo } from "./lightd-info.ts";

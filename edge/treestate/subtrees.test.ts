@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { displayHex } from "../../proto/bytes.ts";
 import { ShieldedProtocol } from "../../proto/index.ts";
-import { displayHashOf, encodeHead, encodeSealedRange, headKey, rangeKeys } from "../../proto/range/index.ts";
+import { encodeHead, encodeSealedRange, headKey, rangeKeys } from "../../proto/range/index.ts";
 import { syntheticRange } from "../../proto/range/testing.ts";
 import { encodeSubtreeRoots, subtreeChunkKey } from "../../proto/treestate/index.ts";
 import type { Env } from "../env.ts";
@@ -35,7 +36,7 @@ async function seed() {
       rangeSize: RANGE,
       firstHeight: 0,
       rangeCount: 1,
-      tip: { height: last.height, displayHash: displayHashOf(last.wireHash), time: last.time },
+      tip: { height: last.height, displayHash: displayHex(last.wireHash), time: last.time },
       updatedAt: new Date(0).toISOString(),
       lightdInfo: {
         chainName: "regtest",
@@ -71,7 +72,7 @@ describe("GetSubtreeRoots from stored chunks at the edge", () => {
       expect([name, got.error]).toEqual([name, undefined]);
       expect(got.items.map((r) => [r.rootHash, r.completingBlockHeight])).toEqual([[root, 2n]]);
       // lightwalletd frontend/service.go: CompletingBlockHash = hash32.ReverseSlice(block.Hash).
-      expect(Buffer.from(got.items[0]!.completingBlockHash).toString("hex")).toBe(displayHashOf(wireHash));
+      expect(Buffer.from(got.items[0]!.completingBlockHash).toString("hex")).toBe(displayHex(wireHash));
       expect(Buffer.from(got.items[0]!.completingBlockHash)).toEqual(Buffer.from(wireHash).reverse());
       const sapling = await collect(client.getSubtreeRoots({ shieldedProtocol: ShieldedProtocol.sapling }));
       expect(sapling).toEqual({ items: [] });

@@ -1,6 +1,6 @@
 import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
+import { concatBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { concatBytes } from "../../proto/treestate/bytes.ts";
 import { readCapped } from "./request.ts";
 
 /**

@@ -1,9 +1,9 @@
 import { type DescMessage, fromBinary, fromJsonString, type MessageShape } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
+import { concatBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { FLAG_DATA, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import { assertWireTypes } from "../../proto/strict-decode.ts";
-import { concatBytes } from "../../proto/treestate/bytes.ts";
 import type { WireProtocol } from "./protocol.ts";
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { displayHex } from "../../proto/bytes.ts";
 import {
   corpusIndex,
   hasChain,
@@ -6,7 +7,7 @@ import {
   readChainFile,
   readChainHex,
 } from "../../test/support/chain.ts";
-import { ChainParseError, displayHex, parseBlock } from "./index.ts";
+import { ChainParseError, parseBlock } from "./index.ts";
 import { catchParse } from "./testing.ts";
 
 interface TxSummary {

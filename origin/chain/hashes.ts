@@ -24,29 +24,3 @@ export function personal(tag: string): Uint8Array {
 }
 
 export { blake2b256 } from "./blake2b.ts";
-
-const hexChars = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
-/** Hex of bytes in the order given. */
-export function toHex(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += hexChars[bytes[i]!];
-  return s;
-}
-
-/** Display hex (byte-reversed, as RPC and explorers show hashes) of a wire-order hash. */
-export function displayHex(wire: Uint8Array): string {
-  let s = "";
-  for (let i = wire.length - 1; i >= 0; i--) s += hexChars[wire[i]!];
-  return s;
-}
-
-/** Wire-order bytes of a display-order hex hash. */
-export function wireFromDisplayHex(hex: string): Uint8Array {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex))
-    throw new TypeError(`not hex: ${hex.slice(0, 80)}`);
-  const n = hex.length / 2;
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) out[n - 1 - i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return out;
-}

@@ -3,7 +3,6 @@
 export { parseBlock } from "./block.ts";
 export { type CompactOptions, toCompactBlock, toCompactTx } from "./compact.ts";
 export { ChainParseError } from "./errors.ts";
-export { displayHex, toHex, wireFromDisplayHex } from "./hashes.ts";
 export { merkleRoot } from "./merkle.ts";
 export { type BlockProjections, compactBlockBytes, projectBlock } from "./project.ts";
 export { computeTxid, parseTransaction } from "./transaction.ts";

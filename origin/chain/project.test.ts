@@ -1,5 +1,6 @@
 import { toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { toHex } from "../../proto/bytes.ts";
 import { CompactBlockSchema } from "../../proto/index.ts";
 import { ALL_POOLS, poolSet, SHIELDED_POOLS } from "../../proto/pools.ts";
 import {
@@ -16,7 +17,6 @@ import {
   parseTransaction,
   projectBlock,
   toCompactBlock,
-  toHex,
 } from "./index.ts";
 import { buildBlock } from "./testing.ts";
 

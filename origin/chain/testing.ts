@@ -1,4 +1,4 @@
-import { concatBytes } from "../../proto/treestate/bytes.ts";
+import { concatBytes } from "../../proto/bytes.ts";
 import { ChainParseError } from "./errors.ts";
 import { sha256d } from "./hashes.ts";
 import { merkleRoot } from "./merkle.ts";

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { displayHex, toHex } from "../../proto/bytes.ts";
 import {
   chainDir,
   hasChain,
@@ -8,7 +9,7 @@ import {
   readChainFile,
   readChainHex,
 } from "../../test/support/chain.ts";
-import { computeTxid, displayHex, parseTransaction, toHex } from "./index.ts";
+import { computeTxid, parseTransaction } from "./index.ts";
 import { catchParse } from "./testing.ts";
 
 const fromHex = (hex: string) => Uint8Array.from(Buffer.from(hex, "hex"));

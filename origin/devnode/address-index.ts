@@ -1,4 +1,5 @@
-import { displayHex, parseBlock } from "../chain/index.ts";
+import { displayHex } from "../../proto/bytes.ts";
+import { parseBlock } from "../chain/index.ts";
 import { scriptAddress } from "./address.ts";
 import { blockRandom } from "./prng.ts";
 import { COINBASE_VALUE, coinbaseShape, scripts } from "./synthetic-block.ts";

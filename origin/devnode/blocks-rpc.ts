@@ -1,4 +1,6 @@
-import { displayHex, parseBlock } from "../chain/index.ts";
+import { displayHex } from "../../proto/bytes.ts";
+import { Lru } from "../../proto/lru.ts";
+import { parseBlock } from "../chain/index.ts";
 import { faults } from "./rpc-error.ts";
 import type { DevBlock, DevChain } from "./types.ts";
 
@@ -19,7 +21,7 @@ export class RenderedJson {
 }
 
 export function createBlockCache(limit = 512): BlockCache {
-  const cache = new Map<string, CachedBlock>();
+  const cache = new Lru<string, CachedBlock>({ maxEntries: limit });
   return {
     get(chain, height) {
       const hash = chain.hashAt(height);
@@ -33,7 +35,6 @@ export function createBlockCache(limit = 512): BlockCache {
       hexJson[hexJson.length - 1] = 0x22;
       const b: CachedBlock = { ...block, hexJson };
       cache.set(hash, b);
-      if (cache.size > limit) cache.delete(cache.keys().next().value!);
       return b;
     },
   };

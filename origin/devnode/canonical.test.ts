@@ -1,7 +1,7 @@
 import { Field } from "@noble/curves/abstract/modular.js";
 import { jubjub } from "@noble/curves/misc.js";
 import { describe, expect, it } from "vitest";
-import { leBytesToBigint } from "../../proto/treestate/bytes.ts";
+import { leBytesToBigint } from "../../proto/bytes.ts";
 import { type ParsedTx, parseTransaction } from "../chain/index.ts";
 import { JUBJUB_BASE, PALLAS_P } from "./points.ts";
 import { blockEra, syntheticBody } from "./synthetic-block.ts";

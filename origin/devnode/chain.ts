@@ -1,5 +1,6 @@
+import { displayHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { displayHex, parseBlock, parseTransaction } from "../chain/index.ts";
+import { parseBlock, parseTransaction } from "../chain/index.ts";
 import { buildHeader, headerHash } from "./header.ts";
 import { blockEra, syntheticBody } from "./synthetic-block.ts";
 import type { ChainEvent, DevBlock, DevChain, DevTreeSizes, Network } from "./types.ts";

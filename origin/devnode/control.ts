@@ -1,4 +1,5 @@
-import { computeTxid, displayHex } from "../chain/index.ts";
+import { displayHex } from "../../proto/bytes.ts";
+import { computeTxid } from "../chain/index.ts";
 import type { Faults } from "./fault-injection.ts";
 import { admitTransaction } from "./mempool.ts";
 import { type NodeState, rememberTxids } from "./node-state.ts";

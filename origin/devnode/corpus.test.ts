@@ -1,9 +1,10 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { displayHex } from "../../proto/bytes.ts";
 import { legacyTreeSize, parseFinalState } from "../../proto/treestate/legacy-tree.ts";
 import { chainDir, corpusIndex, hasChain, readChainFile } from "../../test/support/chain.ts";
-import { displayHex, parseBlock } from "../chain/index.ts";
+import { parseBlock } from "../chain/index.ts";
 import { createDevNode, type DevNode } from "./index.ts";
 
 /** Each dev node hashes on a worker thread and builds the hash tables first: slow on a shared machine. */

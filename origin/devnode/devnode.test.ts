@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { displayHex } from "../../proto/bytes.ts";
 import { chainDir, corpusIndex, hasChain, readChainFile, readChainHex } from "../../test/support/chain.ts";
-import { displayHex, parseBlock, parseTransaction } from "../chain/index.ts";
+import { parseBlock, parseTransaction } from "../chain/index.ts";
 import { createNodeClient } from "../node/index.ts";
 import { createDevNode, type DevNode } from "./index.ts";
 import { blockRandom } from "./prng.ts";

@@ -1,5 +1,5 @@
-import { leBytesToBigint } from "../../proto/treestate/bytes.ts";
-import { computeTxid, displayHex, parseTransaction } from "../chain/index.ts";
+import { displayHex, leBytesToBigint } from "../../proto/bytes.ts";
+import { computeTxid, parseTransaction } from "../chain/index.ts";
 import type { NodeState } from "./node-state.ts";
 import { JUBJUB_BASE, PALLAS_P } from "./points.ts";
 import { RpcFault } from "./rpc-error.ts";

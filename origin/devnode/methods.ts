@@ -1,4 +1,5 @@
-import { displayHex, parseBlock } from "../chain/index.ts";
+import { displayHex } from "../../proto/bytes.ts";
+import { parseBlock } from "../chain/index.ts";
 import { RenderedJson, resolveBlock, verboseBlock } from "./blocks-rpc.ts";
 import { getBlockchainInfo, getInfo } from "./info-rpc.ts";
 import { admitTransaction } from "./mempool.ts";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { bigintToLeBytes, fromHex, leBytesToBigint } from "../../proto/treestate/bytes.ts";
+import { bigintToLeBytes, fromHex, leBytesToBigint } from "../../proto/bytes.ts";
 import { type LegacyTree, parseFinalState } from "../../proto/treestate/legacy-tree.ts";
 import { EMPTY_FRONTIER, type Frontier, frontierFromLegacy, hashPair } from "../trees/index.ts";
 import type { StartPlan } from "./start-frontier.ts";

@@ -1,3 +1,4 @@
+import { toHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { type LegacyTree, legacyTreeSize, parseFinalState } from "../../proto/treestate/legacy-tree.ts";
 import { SUBTREE_LEAF_COUNT as SUBTREE_LEAVES } from "../../proto/treestate/subtree-reader.ts";
@@ -137,14 +138,13 @@ export function frontierNodes(tree: LegacyTree): [number, number, string][] {
   const size = legacyTreeSize(tree);
   if (size === 0) return [];
   const last = size - 1;
-  const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
   const out: [number, number, string][] = [];
   if (tree.right) {
-    out.push([0, last, hex(tree.right)]);
-    out.push([0, last - 1, hex(tree.left!)]);
-  } else out.push([0, last, hex(tree.left!)]);
+    out.push([0, last, toHex(tree.right)]);
+    out.push([0, last - 1, toHex(tree.left!)]);
+  } else out.push([0, last, toHex(tree.left!)]);
   tree.parents.forEach((p, i) => {
-    if (p) out.push([i + 1, Math.floor(last / 2 ** (i + 1)) - 1, hex(p)]);
+    if (p) out.push([i + 1, Math.floor(last / 2 ** (i + 1)) - 1, toHex(p)]);
   });
   return out;
 }

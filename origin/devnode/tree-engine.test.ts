@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { toHex } from "../../proto/treestate/bytes.ts";
+import { toHex } from "../../proto/bytes.ts";
 import { computeSubtreeRoot, EMPTY_FRONTIER, SUBTREE_LEAVES } from "../trees/index.ts";
 import { type Commitments, noCommitments } from "./commitments.ts";
 import { createTreeEngine, type Frontiers } from "./tree-engine.ts";

@@ -1,5 +1,5 @@
+import { bigintToLeBytes, leBytesToBigint, toHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { bigintToLeBytes, leBytesToBigint, toHex } from "../../proto/treestate/bytes.ts";
 import { serializeFinalState } from "../../proto/treestate/legacy-tree.ts";
 import {
   appendLeaves,

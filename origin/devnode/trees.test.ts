@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bigintToLeBytes, leBytesToBigint, toHex } from "../../proto/treestate/bytes.ts";
+import { bigintToLeBytes, leBytesToBigint, toHex } from "../../proto/bytes.ts";
 import { serializeFinalState } from "../../proto/treestate/legacy-tree.ts";
 import { parseBlock } from "../chain/index.ts";
 import { createNodeClient } from "../node/index.ts";

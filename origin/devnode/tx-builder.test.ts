@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { computeTxid, displayHex, parseTransaction } from "../chain/index.ts";
+import { displayHex } from "../../proto/bytes.ts";
+import { computeTxid, parseTransaction } from "../chain/index.ts";
 import { blockRandom } from "./prng.ts";
 import { syntheticBody } from "./synthetic-block.ts";
 import { buildTxWithId, type TxShape } from "./tx-builder.ts";

@@ -1,10 +1,9 @@
+import { displayHex, equalBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
   blockInfo,
   decodeHead,
-  displayHashOf,
   encodeHead,
-  equalBytes,
   type HeadObject,
   headKey,
   lastWireHash,
@@ -60,7 +59,7 @@ export async function bootstrapFromStore(options: BootstrapOptions): Promise<Boo
       throw err;
     });
     const nodeHash = meta ? await options.chain.blockHash(meta.lastHeight) : undefined;
-    if (meta === undefined || nodeHash !== displayHashOf(lastWireHash(meta))) mismatches.push(index);
+    if (meta === undefined || nodeHash !== displayHex(lastWireHash(meta))) mismatches.push(index);
     else metas.set(index, meta);
   });
   for (const index of indexes.slice(1)) {
@@ -93,7 +92,7 @@ async function cutHead(
   const last = metas.get(badIndex - 1);
   const tip =
     rangeCount > 0 && last
-      ? { height: last.lastHeight, displayHash: displayHashOf(lastWireHash(last)), time: lastTime(last) }
+      ? { height: last.lastHeight, displayHash: displayHex(lastWireHash(last)), time: lastTime(last) }
       : null;
   const cut: HeadObject = {
     ...head,

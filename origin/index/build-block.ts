@@ -1,5 +1,5 @@
+import { equalBytes, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { equalBytes, wireHashOf } from "../../proto/range/index.ts";
 import { parseBlock, projectBlock } from "../chain/index.ts";
 import type { NodeBlock } from "../node/ports.ts";
 import type { IndexedBlock } from "./tail.ts";

@@ -1,10 +1,5 @@
-import {
-  equalBytes,
-  type HeadObject,
-  rangeBounds,
-  rangeIndexOf,
-  wireHashOf,
-} from "../../proto/range/index.ts";
+import { equalBytes, wireHashOf } from "../../proto/bytes.ts";
+import { type HeadObject, rangeBounds, rangeIndexOf } from "../../proto/range/index.ts";
 import type { BlockTip, ChainSource } from "../node/ports.ts";
 import { fetchBlocks } from "./fetch-pipeline.ts";
 import { findForkPoint } from "./fork.ts";

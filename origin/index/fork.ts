@@ -1,4 +1,4 @@
-import { equalBytes, wireHashOf } from "../../proto/range/index.ts";
+import { equalBytes, wireHashOf } from "../../proto/bytes.ts";
 import type { ChainSource } from "../node/ports.ts";
 import type { Tail } from "./tail.ts";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { wireHashOf } from "../../proto/range/index.ts";
+import { wireHashOf } from "../../proto/bytes.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
 import { createTailLog } from "./tail-log.ts";
 import {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { wireHashOf } from "../../proto/bytes.ts";
 import { encodeFrame } from "../../proto/frame.ts";
-import { wireHashOf } from "../../proto/range/index.ts";
 import { chainDir, hasChain, readChainHex } from "../../test/support/chain.ts";
 import { parseBlock, projectBlock } from "../chain/index.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
+import { displayHex, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { displayHashOf, type HeadObject, wireHashOf } from "../../proto/range/index.ts";
+import type { HeadObject } from "../../proto/range/index.ts";
 import type { IndexMetrics } from "../admin/index-metrics.ts";
 import type { HealthReport } from "../admin/server.ts";
 import { genesisMatches } from "../node/network.ts";
@@ -264,7 +265,7 @@ export function createIndexer(o: IndexerOptions): Indexer {
       onReorg,
       async checkNode(genesis) {
         if (genesis === undefined) return recheckNetwork();
-        const hash = displayHashOf(genesis.wireHash);
+        const hash = displayHex(genesis.wireHash);
         if (genesisMatches(o.network, hash)) return;
         throw new IndexerConfigError(
           "index.follow",

@@ -1,5 +1,5 @@
+import { displayHex } from "../../proto/bytes.ts";
 import {
-  displayHashOf,
   encodeHead,
   encodeSealedRange,
   type HeadObject,
@@ -107,7 +107,7 @@ export function createSealer(options: SealerOptions): Sealer {
       rangeSize: options.rangeSize,
       firstHeight,
       rangeCount: index + 1 - firstHeight / options.rangeSize,
-      tip: { height: last.height, displayHash: displayHashOf(last.wireHash), time: last.time },
+      tip: { height: last.height, displayHash: displayHex(last.wireHash), time: last.time },
       updatedAt: new Date().toISOString(),
       lightdInfo: await lightdInfo(),
     };

@@ -1,8 +1,8 @@
+import { equalBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
   assertHeadMatchesRange,
   decodeHead,
-  equalBytes,
   type HeadObject,
   headKey,
   lastWireHash,

@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { equalBytes } from "../../proto/range/index.ts";
+import { equalBytes } from "../../proto/bytes.ts";
 import type { IndexedBlock } from "./tail.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { equalBytes } from "../../proto/range/index.ts";
+import { equalBytes } from "../../proto/bytes.ts";
 import type { Tail } from "./tail.ts";
 import type { TailLog } from "./tail-log.ts";
 

@@ -1,5 +1,6 @@
+import { equalBytes, toHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { equalBytes, type SealedBlockInput } from "../../proto/range/index.ts";
+import type { SealedBlockInput } from "../../proto/range/index.ts";
 
 /** A block as the indexer holds it: identity, chain metadata and each projection's protobuf bytes. */
 export type IndexedBlock = SealedBlockInput;
@@ -25,7 +26,7 @@ export interface Tail {
   size(): number;
 }
 
-const hashKey = (wireHash: Uint8Array): string => Buffer.from(wireHash).toString("hex");
+const hashKey = toHex;
 
 export function createTail(): Tail {
   let blocks: IndexedBlock[] = [];

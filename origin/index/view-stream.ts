@@ -1,6 +1,6 @@
+import { equalBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { encodeFrame } from "../../proto/frame.ts";
-import { equalBytes } from "../../proto/range/index.ts";
 import type { ChainBlock, Projection } from "./chain-view.ts";
 import { type SealedSpan, sealedFrame, sealedHash, sealedPrevHash } from "./sealed-span.ts";
 import type { IndexedBlock } from "./tail.ts";

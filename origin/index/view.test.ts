@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { displayHex } from "../../proto/bytes.ts";
 import { encodeFrame } from "../../proto/frame.ts";
 import {
   blockSpan,
   decodeRangeMeta,
-  displayHashOf,
   encodeSealedRange,
   type HeadObject,
   PROJECTIONS,
@@ -43,7 +43,7 @@ function viewOver(store: BlobStore, sealedRanges: number, tailBlocks: SealedBloc
   const top = sealedRanges * SIZE - 1;
   const head = {
     rangeCount: sealedRanges,
-    tip: { height: top, displayHash: displayHashOf(new Uint8Array(32)), time: 0 },
+    tip: { height: top, displayHash: displayHex(new Uint8Array(32)), time: 0 },
   } as HeadObject;
   const sealed = createSealedReader(store, NETWORK, SIZE);
   return createChainView({ tail, sealed, rangeSize: SIZE, head: () => head, floor: () => 0 });

@@ -1,12 +1,6 @@
+import { displayHex, equalBytes, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import {
-  blockInfo,
-  displayHashOf,
-  equalBytes,
-  type HeadObject,
-  rangeIndexOf,
-  wireHashOf,
-} from "../../proto/range/index.ts";
+import { blockInfo, type HeadObject, rangeIndexOf } from "../../proto/range/index.ts";
 import type { BlockMeta, ChainView, Projection, TipInfo } from "./chain-view.ts";
 import type { SealedReader } from "./sealed-reader.ts";
 import type { Tail } from "./tail.ts";
@@ -165,7 +159,7 @@ export function createChainView(src: ViewSource): IndexView {
     async heightOfHash(wireHash) {
       const inTail = halted() === undefined ? src.tail.heightOfHash(wireHash) : undefined;
       if (inTail !== undefined) return inTail;
-      const height = await src.resolveHeight?.(displayHashOf(wireHash));
+      const height = await src.resolveHeight?.(displayHex(wireHash));
       if (height === undefined || height > sealedTip()) return undefined;
       const meta = await blockMeta(height);
       return meta && equalBytes(meta.wireHash, wireHash) ? height : undefined;

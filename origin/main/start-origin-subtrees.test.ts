@@ -4,11 +4,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bigintToLeBytes, leBytesToBigint } from "../../proto/bytes.ts";
 import { ShieldedProtocol } from "../../proto/index.ts";
 import {
-  bigintToLeBytes,
   type LegacyTree,
-  leBytesToBigint,
   readSubtreeRoots,
   SUBTREE_LEAF_COUNT,
   serializeFinalState,

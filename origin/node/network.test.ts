@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { displayHex } from "../../proto/bytes.ts";
 import { hasChain, missingChainMessage, readChainHex } from "../../test/support/chain.ts";
-import { displayHex, parseBlock } from "../chain/index.ts";
+import { parseBlock } from "../chain/index.ts";
 import { NodeRpcError } from "./errors.ts";
 import { GENESIS_HASHES, genesisMatches, identifyNetwork } from "./network.ts";
 

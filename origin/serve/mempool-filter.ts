@@ -1,3 +1,4 @@
+import { toHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 
 /** Exclusion list bounds (lightwalletd GetMempoolTx): at most this many suffixes… */
@@ -5,7 +6,7 @@ export const MAX_EXCLUDE_SUFFIXES = 20_000;
 /** …each at most a whole txid. */
 export const MAX_SUFFIX_BYTES = 32;
 
-const hex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("hex");
+const hex = toHex;
 
 export function checkSuffixes(rpc: string, suffixes: readonly Uint8Array[]): void {
   if (suffixes.length > MAX_EXCLUDE_SUFFIXES) {

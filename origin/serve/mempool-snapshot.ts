@@ -1,8 +1,8 @@
 import type { HandlerContext } from "@connectrpc/connect";
+import { wireFromDisplayHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import type { Serve } from "./context.ts";
 import { createTtlCache } from "./ttl-cache.ts";
-import { wireFromDisplay } from "./values.ts";
 
 export interface MempoolTx {
   displayTxid: string;
@@ -45,7 +45,7 @@ async function fetchTx(s: Serve, ctx: HandlerContext, displayTxid: string): Prom
     const result = await s.callNode(ctx, "getrawtransaction", (signal) =>
       s.node.rawTransaction(displayTxid, signal),
     );
-    return { displayTxid, wireTxid: wireFromDisplay(displayTxid), raw: result.raw };
+    return { displayTxid, wireTxid: wireFromDisplayHex(displayTxid), raw: result.raw };
   } catch (err) {
     // Mined or evicted between getrawmempool and getrawtransaction: simply no longer in the mempool.
     if (err instanceof LightedgeError && err.kind === "not-found") return undefined;

@@ -1,8 +1,9 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { displayHex } from "../../proto/bytes.ts";
 import { PoolType, ShieldedProtocol } from "../../proto/index.ts";
 import { codeOf } from "../../test/support/connect-code.ts";
-import { computeTxid, displayHex } from "../chain/index.ts";
+import { computeTxid } from "../chain/index.ts";
 import { knownScripts, scriptAddress } from "../devnode/index.ts";
 import { blockRandom } from "../devnode/prng.ts";
 import { buildTx } from "../devnode/tx-builder.ts";

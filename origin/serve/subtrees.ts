@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
+import { fromHex, reversed } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
   type GetSubtreeRootsArg,
@@ -9,7 +10,6 @@ import {
 } from "../../proto/index.ts";
 import type { ShieldedPool } from "../node/ports.ts";
 import type { Serve } from "./context.ts";
-import { bytesFromHex } from "./values.ts";
 
 const POOLS: Record<number, ShieldedPool> = {
   [ShieldedProtocol.sapling]: "sapling",
@@ -78,7 +78,7 @@ async function* fromNode(
   let sent = 0;
   for (const subtree of result.subtrees) {
     yield create(SubtreeRootSchema, {
-      rootHash: bytesFromHex(subtree.root),
+      rootHash: fromHex(subtree.root),
       completingBlockHash: await completingDisplayHash(s, ctx, subtree.end_height),
       completingBlockHeight: BigInt(subtree.end_height),
     });
@@ -95,10 +95,10 @@ async function* fromNode(
  */
 async function completingDisplayHash(s: Serve, ctx: HandlerContext, height: number): Promise<Uint8Array> {
   const meta = await s.chain.blockMeta(height);
-  if (meta !== undefined) return meta.wireHash.slice().reverse();
+  if (meta !== undefined) return reversed(meta.wireHash);
   try {
     const state = await s.callNode(ctx, "z_gettreestate", (signal) => s.node.treeState(height, signal));
-    return new Uint8Array(Buffer.from(state.hash, "hex"));
+    return fromHex(state.hash, "GetSubtreeRoots");
   } catch (err) {
     if (err instanceof LightedgeError && (err.kind === "above-tip" || err.kind === "not-found"))
       return new Uint8Array();

@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
+import { displayHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
   type RawTransaction,
@@ -10,7 +11,6 @@ import {
 } from "../../proto/index.ts";
 import type { RawTransactionResult } from "../node/ports.ts";
 import type { Serve } from "./context.ts";
-import { displayHex } from "./values.ts";
 
 /** SendTransaction bodies above this are refused (lightwalletd: 2,000,000 bytes, the block size). */
 export const MAX_SEND_BYTES = 2_000_000;

@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
+import { reversed, toHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { type BlockID, type TreeState, TreeStateSchema } from "../../proto/index.ts";
 import { CHAIN_NAMES } from "../../proto/networks.ts";
@@ -80,9 +81,9 @@ export function createTreeStates(s: Serve) {
         throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash has 32 bytes`);
       const wire = await s.chain.heightOfHash(id.hash);
       if (wire !== undefined) return byKey(rpc, ctx, wire);
-      const asDisplay = Buffer.from(id.hash).toString("hex");
-      const reversed = await s.chain.heightOfHash(new Uint8Array(Buffer.from(id.hash).reverse()));
-      return byKey(rpc, ctx, reversed ?? asDisplay);
+      const asDisplay = toHex(id.hash);
+      const asReversed = await s.chain.heightOfHash(reversed(id.hash));
+      return byKey(rpc, ctx, asReversed ?? asDisplay);
     },
     async getLatestTreeState(ctx: HandlerContext): Promise<TreeState> {
       const tip = servedTip(s.chain, "GetLatestTreeState");

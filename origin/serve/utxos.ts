@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
+import { fromHex, wireFromDisplayHex } from "../../proto/bytes.ts";
 import {
   type GetAddressUtxosArg,
   type GetAddressUtxosReply,
@@ -7,7 +8,7 @@ import {
 } from "../../proto/index.ts";
 import type { Serve } from "./context.ts";
 import { addressError } from "./taddress.ts";
-import { bytesFromHex, checkAddresses, heightOf, wireFromDisplay } from "./values.ts";
+import { checkAddresses, heightOf } from "./values.ts";
 
 /**
  * GetAddressUtxos(+Stream). Nodes ignore startHeight/maxEntries, so the answer is filtered here
@@ -35,9 +36,9 @@ export async function addressUtxos(
   return (maxEntries > 0 ? kept.slice(0, maxEntries) : kept).map((u) =>
     create(GetAddressUtxosReplySchema, {
       address: u.address,
-      txid: wireFromDisplay(u.displayTxid),
+      txid: wireFromDisplayHex(u.displayTxid),
       index: u.outputIndex,
-      script: bytesFromHex(u.script),
+      script: fromHex(u.script),
       valueZat: BigInt(u.satoshis),
       height: BigInt(u.height),
     }),

@@ -12,18 +12,6 @@ const TADDR = /^t[a-zA-Z0-9]{34}$/;
 /** Address lists per request: lightwalletd's GHSA-x4m7-3gpp-xc36 cap (RESOURCE_EXHAUSTED beyond). */
 export const MAX_ADDRESSES = 10_000;
 
-export function displayHex(wire: Uint8Array): string {
-  return Buffer.from(wire).reverse().toString("hex");
-}
-
-export function wireFromDisplay(display: string): Uint8Array {
-  return new Uint8Array(Buffer.from(display, "hex").reverse());
-}
-
-export function bytesFromHex(hex: string): Uint8Array {
-  return new Uint8Array(Buffer.from(hex, "hex"));
-}
-
 /** A u64 height as a safe integer; anything larger is above every tip. */
 export function heightOf(rpc: string, value: bigint): number {
   if (value > BigInt(Number.MAX_SAFE_INTEGER)) {
@@ -46,8 +34,4 @@ export function checkAddresses(rpc: string, addresses: readonly string[]): strin
   }
   for (const a of unique) checkAddress(rpc, a);
   return unique;
-}
-
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 }

@@ -1,6 +1,7 @@
 import { FpIsSquare } from "@noble/curves/abstract/modular.js";
 import { describe, expect, it } from "vitest";
-import { leBytesToBigint, parseFinalState } from "../../proto/treestate/index.ts";
+import { leBytesToBigint } from "../../proto/bytes.ts";
+import { parseFinalState } from "../../proto/treestate/index.ts";
 import { chainDir, hasChain, readChainFile } from "../../test/support/chain.ts";
 import { Fp } from "./pallas.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bigintToLeBytes, fromHex, leBytesToBigint, toHex } from "../../proto/treestate/bytes.ts";
+import { bigintToLeBytes, fromHex, leBytesToBigint, toHex } from "../../proto/bytes.ts";
 import { groupHashPallas, mapToIsoPallas } from "./hash-to-pallas.ts";
 import { hashPair } from "./merkle-hasher.ts";
 import { createOrchardHasher } from "./orchard-hasher.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toHex } from "../../proto/treestate/bytes.ts";
+import { toHex } from "../../proto/bytes.ts";
 import { parseFinalState, serializeFinalState } from "../../proto/treestate/legacy-tree.ts";
 import { chainDir, hasChain, readChainFile, readChainHex } from "../../test/support/chain.ts";
 import { parseBlock } from "../chain/index.ts";

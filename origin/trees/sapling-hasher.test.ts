@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bigintToLeBytes, toHex } from "../../proto/treestate/bytes.ts";
+import { bigintToLeBytes, toHex } from "../../proto/bytes.ts";
 import { chainDir, hasChain, readChainFile } from "../../test/support/chain.ts";
 import { edBatchAdd, edMultiple, pedersenGenerator } from "./jubjub.ts";
 import { hashPair } from "./merkle-hasher.ts";

@@ -1,5 +1,5 @@
+import { bigintToLeBytes, leBytesToBigint } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { bigintToLeBytes, leBytesToBigint } from "../../proto/treestate/bytes.ts";
 import { hasherFor, NODE_MODULUS } from "./hashers.ts";
 import type { TreePool } from "./merkle-hasher.ts";
 

@@ -1,3 +1,4 @@
+import { toHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { rangeBounds } from "../../proto/range/index.ts";
 import {
@@ -6,7 +7,6 @@ import {
   parseFinalState,
   serializeFinalState,
   type TreeStateBlock,
-  toHex,
   treeStateKey,
 } from "../../proto/treestate/index.ts";
 import type { TreeStateSource } from "../node/ports.ts";

@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { bigintToLeBytes, leBytesToBigint, toHex } from "../../proto/bytes.ts";
 import {
-  bigintToLeBytes,
   decodeSubtreeRoots,
   decodeTreeStateRange,
   type LegacyTree,
-  leBytesToBigint,
   SUBTREE_LEAF_COUNT,
   serializeFinalState,
-  toHex,
   treeStateAt,
 } from "../../proto/treestate/index.ts";
 import { createDevChain } from "../devnode/chain.ts";

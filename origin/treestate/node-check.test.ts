@@ -2,14 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bigintToLeBytes,
-  type LegacyTree,
-  leBytesToBigint,
-  serializeFinalState,
-  type TreeStateView,
-  toHex,
-} from "../../proto/treestate/index.ts";
+import { bigintToLeBytes, leBytesToBigint, toHex } from "../../proto/bytes.ts";
+import { type LegacyTree, serializeFinalState, type TreeStateView } from "../../proto/treestate/index.ts";
 import { createNodeClient } from "../node/client.ts";
 import type { NodeClient } from "../node/ports.ts";
 import { createFrontierTracker, hashPair } from "../trees/index.ts";

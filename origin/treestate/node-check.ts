@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
+import { toHex } from "../../proto/bytes.ts";
 import {
   parseFinalState,
   type SubtreePool,
   serializeFinalState,
   type TreeStateView,
-  toHex,
 } from "../../proto/treestate/index.ts";
 import type { TreeStateSource } from "../node/ports.ts";
 import type { TreeStateMetrics } from "./metrics.ts";

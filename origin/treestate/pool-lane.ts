@@ -1,5 +1,5 @@
+import { toHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { toHex } from "../../proto/treestate/bytes.ts";
 import type { LegacyTree } from "../../proto/treestate/legacy-tree.ts";
 import { type Frontier, SUBTREE_LEAVES, type TreePool } from "../trees/index.ts";
 import type { SubtreeJobRunner } from "./backfill-workers.ts";

@@ -1,4 +1,4 @@
-import { equalBytes } from "../../proto/range/index.ts";
+import { equalBytes } from "../../proto/bytes.ts";
 import { unpackLeaves } from "./leaf-scan.ts";
 import { createTreeStateProducer, type ProducerBlock, type TreeStateProducer } from "./producer.ts";
 import type { AppendedBlock, FromWorker, ToWorker } from "./producer-protocol.ts";

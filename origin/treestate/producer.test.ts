@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  decodeTreeStateRange,
-  serializeFinalState,
-  toHex,
-  treeStateAt,
-} from "../../proto/treestate/index.ts";
+import { toHex } from "../../proto/bytes.ts";
+import { decodeTreeStateRange, serializeFinalState, treeStateAt } from "../../proto/treestate/index.ts";
 import { chainDir, corpusIndex, hasChain, readChainFile, readChainHex } from "../../test/support/chain.ts";
 import { createDevChain } from "../devnode/chain.ts";
 import { buildIndexedBlock } from "../index/build-block.ts";

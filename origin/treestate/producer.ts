@@ -1,10 +1,10 @@
+import { toHex } from "../../proto/bytes.ts";
 import type { PoolTrees, TreeStateView } from "../../proto/treestate/index.ts";
 import {
   encodeTreeStateRange,
   legacyTreeSize,
   parseFinalState,
   SUBTREE_LEAF_COUNT,
-  toHex,
   treeStateKey,
 } from "../../proto/treestate/index.ts";
 import { type BlockNoteCommitments, createFrontierTracker, type FrontierTracker } from "../trees/index.ts";

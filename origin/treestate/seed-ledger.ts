@@ -1,5 +1,5 @@
+import { fromHex } from "../../proto/bytes.ts";
 import {
-  fromHex,
   legacyTreeSize,
   parseFinalState,
   readSubtreeRoots,

@@ -1,4 +1,4 @@
-import { bigintToLeBytes, leBytesToBigint } from "../../proto/treestate/bytes.ts";
+import { bigintToLeBytes, leBytesToBigint } from "../../proto/bytes.ts";
 import { type LegacyTree, legacyTreeSize, trimParents } from "../../proto/treestate/legacy-tree.ts";
 import {
   appendLeaves,

@@ -1,5 +1,5 @@
+import { bigintToLeBytes, leBytesToBigint } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { bigintToLeBytes, leBytesToBigint } from "../../proto/treestate/bytes.ts";
 import { type LegacyTree, trimParents } from "../../proto/treestate/legacy-tree.ts";
 import {
   appendLeaves,

@@ -1,4 +1,4 @@
-import { bigintToLeBytes, leBytesToBigint } from "../../proto/treestate/bytes.ts";
+import { bigintToLeBytes, leBytesToBigint } from "../../proto/bytes.ts";
 import { type LegacyTree, slotsForSize, trimParents } from "../../proto/treestate/index.ts";
 import { hasherFor, hashPair, type MerkleHasher, type TreePool } from "../trees/index.ts";
 

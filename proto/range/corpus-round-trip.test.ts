@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { parseBlock, projectBlock } from "../../origin/chain/index.ts";
 import { type CorpusBlock, corpusIndex, hasChain, readChainHex } from "../../test/support/chain.ts";
+import { displayHex } from "../bytes.ts";
 import { decodeFrames } from "../frame.ts";
 import {
   blockInfo,
   blockSpan,
   decodeRangeMeta,
-  displayHashOf,
   encodeSealedRange,
   PROJECTIONS,
   type SealedBlockInput,
@@ -61,8 +61,8 @@ describe.skipIf(!hasChain)("sealed ranges of real corpus runs", () => {
     }
     for (const { corpus } of window) {
       const info = blockInfo(meta, corpus.height);
-      expect(displayHashOf(info.wireHash)).toBe(corpus.hash);
-      expect(displayHashOf(info.wirePrevHash)).toBe(corpus.prevHash);
+      expect(displayHex(info.wireHash)).toBe(corpus.hash);
+      expect(displayHex(info.wirePrevHash)).toBe(corpus.prevHash);
       expect(info.time).toBe(corpus.time);
       const span = blockSpan(meta, "full", corpus.height, corpus.height);
       expect([
@@ -84,7 +84,7 @@ describe.skipIf(!hasChain)("sealed ranges of real corpus runs", () => {
       for (const projection of PROJECTIONS) {
         expect([...decodeFrames(encoded.data[projection])][0]!.message).toEqual(input.messages[projection]);
       }
-      expect(displayHashOf(meta.parentWireHash)).toBe(block.prevHash);
+      expect(displayHex(meta.parentWireHash)).toBe(block.prevHash);
     }
   });
 });

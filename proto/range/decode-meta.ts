@@ -1,7 +1,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { equalBytes } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
 import { FRAME_HEADER_BYTES } from "../frame.ts";
-import { type CodecOptions, equalBytes } from "./encode.ts";
+import type { CodecOptions } from "./encode.ts";
 import { FORMAT_VERSION, type Projection } from "./keys.ts";
 import * as L from "./layout.ts";
 import type { RangeMeta, SectionInfo } from "./types.ts";

@@ -1,4 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { equalBytes } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
 import { FLAG_DATA, FRAME_HEADER_BYTES } from "../frame.ts";
 import { assertNetworkName, assertRangeSize, FORMAT_VERSION, type Projection } from "./keys.ts";
@@ -131,10 +132,4 @@ function writeEntry(out: Uint8Array, view: DataView, at: number, block: SealedBl
   L.SECTION_ORDER.forEach((projection, s) => {
     view.setUint32(at + L.BLOCK_FIXED_BYTES + 4 * s, block.messages[projection].length, false);
   });
-}
-
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { displayHex, wireHashOf } from "../bytes.ts";
 import {
   assertHeadMatchesRange,
   decodeHead,
   decodeRangeMeta,
-  displayHashOf,
   encodeHead,
   encodeSealedRange,
   type HeadObject,
@@ -11,7 +11,6 @@ import {
   lastRangeIndex,
   rangeIndexOf,
   rangeKeys,
-  wireHashOf,
 } from "./index.ts";
 import { syntheticRange, syntheticWireHash } from "./testing.ts";
 
@@ -22,7 +21,7 @@ const head: HeadObject = {
   rangeSize: 10,
   firstHeight: 0,
   rangeCount: 3,
-  tip: { height: 29, displayHash: displayHashOf(syntheticWireHash(29)), time: 1_600_002_175 },
+  tip: { height: 29, displayHash: displayHex(syntheticWireHash(29)), time: 1_600_002_175 },
   updatedAt: "2026-11-29T20:00:00.000Z",
   lightdInfo: {
     chainName: "test",
@@ -51,7 +50,7 @@ describe("the head object", () => {
   it("is refused as corrupt when its tip disagrees with the last range", () => {
     const other = decodeRangeMeta(encodeSealedRange(syntheticRange({ rangeSize: 10, index: 1 })).meta);
     expect(() => assertHeadMatchesRange(head, other)).toThrow(expect.objectContaining({ kind: "corrupt" }));
-    const wrongHash = { ...head, tip: { ...head.tip!, displayHash: displayHashOf(syntheticWireHash(28)) } };
+    const wrongHash = { ...head, tip: { ...head.tip!, displayHash: displayHex(syntheticWireHash(28)) } };
     const last = decodeRangeMeta(encodeSealedRange(syntheticRange({ rangeSize: 10, index: 2 })).meta);
     expect(() => assertHeadMatchesRange(wrongHash, last)).toThrow(/disagrees/);
   });
@@ -105,7 +104,7 @@ describe("object keys", () => {
 
   it("convert between wire and display hash order", () => {
     const wire = syntheticWireHash(5);
-    expect(wireHashOf(displayHashOf(wire))).toEqual(wire);
-    expect(displayHashOf(wire).slice(0, 2)).toBe(wire[31]!.toString(16).padStart(2, "0"));
+    expect(wireHashOf(displayHex(wire))).toEqual(wire);
+    expect(displayHex(wire).slice(0, 2)).toBe(wire[31]!.toString(16).padStart(2, "0"));
   });
 });

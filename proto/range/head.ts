@@ -1,5 +1,5 @@
+import { displayHex } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
-import { displayHashOf } from "./hash-hex.ts";
 import { assertNetworkName, assertRangeSize, FORMAT_VERSION } from "./keys.ts";
 import type { RangeMeta } from "./types.ts";
 
@@ -120,7 +120,7 @@ export function lastRangeIndex(head: HeadObject): number {
  * served: it would pair one chain's tip with another chain's blocks.
  */
 export function assertHeadMatchesRange(head: HeadObject, lastMeta: RangeMeta): void {
-  const tipHash = displayHashOf(lastMetaHash(lastMeta));
+  const tipHash = displayHex(lastMetaHash(lastMeta));
   if (
     head.tip === null ||
     lastMeta.network !== head.network ||

@@ -1,8 +1,7 @@
 // The sealed-range storage format (spec: proto/range-format.md). Pure: no I/O, no node: imports,
 // bundled into the edge Worker as well as the origin.
 export { decodeRangeMeta } from "./decode-meta.ts";
-export { type CodecOptions, encodeSealedRange, equalBytes } from "./encode.ts";
-export { displayHashOf, wireHashOf } from "./hash-hex.ts";
+export { type CodecOptions, encodeSealedRange } from "./encode.ts";
 export {
   assertHeadMatchesRange,
   decodeHead,

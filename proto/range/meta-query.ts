@@ -1,6 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { equalBytes } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
-import { type CodecOptions, equalBytes } from "./encode.ts";
+import type { CodecOptions } from "./encode.ts";
 import type { Projection } from "./keys.ts";
 import * as L from "./layout.ts";
 import type { BlockInfo, RangeMeta, Span } from "./types.ts";

@@ -2,7 +2,6 @@
  * Tree states as stored and served: the legacy `finalState` codec (both node styles), the compact
  * frontier, and the per-range stored object. Pure code shared by the origin and the edge.
  */
-export { bigintToLeBytes, bytesEqual, fromHex, leBytesToBigint, toHex } from "./bytes.ts";
 export {
   compactFrontierLength,
   decodeCompactFrontier,

@@ -1,5 +1,5 @@
+import { fromHex, toHex } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
-import { fromHex, toHex } from "./bytes.ts";
 
 /**
  * The legacy `CommitmentTree` (zcashd's IncrementalMerkleTree) that `z_gettreestate` returns as

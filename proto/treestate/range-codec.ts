@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { equalBytes, toHex } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
-import { bytesEqual, toHex } from "./bytes.ts";
 import { type FinalStateStyle, serializeFinalState } from "./legacy-tree.ts";
 import {
   corrupt,
@@ -63,7 +63,7 @@ export function encodeTreeStateRange(input: TreeStateRangeInput): Uint8Array {
   let prev: { record: Uint8Array; offset: number; digest: Uint8Array } | undefined;
   for (const b of blocks) {
     const record = encodeRecord(b);
-    if (!prev || !bytesEqual(prev.record, record)) {
+    if (!prev || !equalBytes(prev.record, record)) {
       prev = { record, offset: pos, digest: recordDigestPrefix(record) };
       records.push(record);
       pos += record.length;
@@ -102,7 +102,7 @@ export function encodeTreeStateRange(input: TreeStateRangeInput): Uint8Array {
 export function decodeTreeStateRange(bytes: Uint8Array): TreeStateRange {
   const header = readHeader(bytes);
   if (bytes.length !== header.dataOffset + header.dataLength) corrupt("object length disagrees with header");
-  if (!bytesEqual(sha256(bytes.subarray(TREESTATE_HEADER_BYTES)), header.sha256)) corrupt("sha256 mismatch");
+  if (!equalBytes(sha256(bytes.subarray(TREESTATE_HEADER_BYTES)), header.sha256)) corrupt("sha256 mismatch");
   return { header, bytes };
 }
 

@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesEqual, concatBytes } from "./bytes.ts";
+import { concatBytes, equalBytes } from "../bytes.ts";
 import { decodeCompactFrontier, encodeCompactFrontier } from "./compact-frontier.ts";
 import type { LegacyTree } from "./legacy-tree.ts";
 import { corrupt, DIGEST_PREFIX_BYTES, type TreeStateEntry } from "./range-layout.ts";
@@ -31,7 +31,7 @@ export function recordDigestPrefix(record: Uint8Array): Uint8Array {
 export function decodeRecord(record: Uint8Array, entry?: TreeStateEntry): PoolTrees {
   if (
     entry &&
-    (record.length !== entry.recordLength || !bytesEqual(recordDigestPrefix(record), entry.digestPrefix))
+    (record.length !== entry.recordLength || !equalBytes(recordDigestPrefix(record), entry.digestPrefix))
   ) {
     corrupt("record digest mismatch");
   }

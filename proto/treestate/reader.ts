@@ -1,4 +1,5 @@
 import { LightedgeError } from "../errors.ts";
+import { Lru, sharedLoad } from "../lru.ts";
 import { treeStateKey } from "./keys.ts";
 import type { FinalStateStyle } from "./legacy-tree.ts";
 import { type TreeStateView, treeStateFromParts } from "./range-codec.ts";
@@ -46,8 +47,7 @@ interface Table {
  * and checked against the table entry's digest.
  */
 export function createTreeStateReader(o: TreeStateReaderOptions): TreeStateReader {
-  const limit = o.cacheEntries ?? 64;
-  const tables = new Map<string, Promise<Table | undefined>>();
+  const tables = new Lru<string, Promise<Table | undefined>>({ maxEntries: o.cacheEntries ?? 64 });
 
   const loadTable = async (key: string, rangeSize: number): Promise<Table | undefined> => {
     const bytes = await o.read(key, {
@@ -60,22 +60,14 @@ export function createTreeStateReader(o: TreeStateReaderOptions): TreeStateReade
     return { header, bytes: bytes.subarray(0, header.dataOffset) };
   };
 
-  const table = (key: string, rangeSize: number): Promise<Table | undefined> => {
-    let hit = tables.get(key);
-    if (hit !== undefined) {
-      tables.delete(key);
-    } else {
-      hit = loadTable(key, rangeSize);
-      // Absent objects are not cached: the backfill may write them at any time.
-      hit.then(
-        (t) => t === undefined && tables.delete(key),
-        () => tables.delete(key),
-      );
-      while (tables.size >= limit) tables.delete(tables.keys().next().value!);
-    }
-    tables.set(key, hit);
-    return hit;
-  };
+  // Absent objects are not cached: the backfill may write them at any time.
+  const table = (key: string, rangeSize: number): Promise<Table | undefined> =>
+    sharedLoad(
+      tables,
+      key,
+      () => loadTable(key, rangeSize),
+      (t) => t !== undefined,
+    );
 
   return {
     async at(rangeSize, height) {

@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { equalBytes } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
-import { bytesEqual } from "./bytes.ts";
 
 /**
  * A stored chunk of subtree roots (what GetSubtreeRoots serves), computed by the origin:
@@ -75,7 +75,7 @@ export function decodeSubtreeRoots(bytes: Uint8Array): SubtreeRootsChunk {
   const n = v.getUint32(12, true);
   if (bytes.length !== SUBTREE_ROOTS_HEADER_BYTES + n * SUBTREE_ROOT_ENTRY_BYTES)
     corrupt("length disagrees with count");
-  if (!bytesEqual(sha256(bytes.subarray(SUBTREE_ROOTS_HEADER_BYTES)), bytes.subarray(16, 48)))
+  if (!equalBytes(sha256(bytes.subarray(SUBTREE_ROOTS_HEADER_BYTES)), bytes.subarray(16, 48)))
     corrupt("sha256 mismatch");
   const roots = Array.from({ length: n }, (_, i) => {
     const at = SUBTREE_ROOTS_HEADER_BYTES + i * SUBTREE_ROOT_ENTRY_BYTES;

@@ -1,6 +1,6 @@
 import { parseBlock, projectBlock } from "../../origin/chain/index.ts";
+import { displayHex } from "../../proto/bytes.ts";
 import {
-  displayHashOf,
   encodeHead,
   encodeSealedRange,
   type HeadObject,
@@ -74,7 +74,7 @@ export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
       rangeSize: spec.rangeSize,
       firstHeight: firstIndex * spec.rangeSize,
       rangeCount: spec.sealedRanges,
-      tip: { height: tipHeight, displayHash: displayHashOf(tip.wireHash), time: 0 },
+      tip: { height: tipHeight, displayHash: displayHex(tip.wireHash), time: 0 },
       updatedAt: new Date(0).toISOString(),
       lightdInfo: {
         chainName: spec.network === "mainnet" ? "main" : "test",

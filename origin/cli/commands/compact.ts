@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
+import { toHex } from "../../../proto/bytes.ts";
 import { type PoolSet, poolSetFromNames } from "../../../proto/pools.ts";
-import { toHex } from "../../chain/hashes.ts";
 import { compactBlockBytes, parseBlock, type TreeSizes } from "../../chain/index.ts";
 import { decodeHexOrRaw } from "../../chain/input.ts";
 import { type Command, UsageError } from "../command.ts";

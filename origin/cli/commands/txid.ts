@@ -1,4 +1,5 @@
-import { computeTxid, displayHex } from "../../chain/index.ts";
+import { displayHex } from "../../../proto/bytes.ts";
+import { computeTxid } from "../../chain/index.ts";
 import { type Command, UsageError } from "../command.ts";
 import { eachFile } from "./compact.ts";
 
