@@ -1,16 +1,17 @@
 import { Hono } from "hono";
 import { toConnectError } from "../proto/errors.ts";
 import { quoteInput } from "../proto/quote.ts";
+import { startDeadline } from "../proto/wire/deadline.ts";
+import { parseTimeoutMs, timeoutHeaderOf } from "../proto/wire/protocol.ts";
 import { noHeadWarning } from "./blocks/head-source.ts";
 import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
 import { serveObject } from "./http/objects.ts";
-import { parseDeadlineMs, startDeadline } from "./rpc/deadline.ts";
 import { dispatchRpc } from "./rpc/dispatch.ts";
 import { overRateLimit } from "./rpc/rate-limit.ts";
 import { type EdgeServices, servicesFor } from "./services.ts";
-import { errorResponse } from "./wire/end-stream.ts";
-import { detectProtocol } from "./wire/protocol.ts";
+import { detectWebProtocol } from "./wire/protocol.ts";
+import { errorResponse } from "./wire/responses.ts";
 
 export const SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
 
@@ -90,13 +91,14 @@ async function rpc(env: Env, prefix: string | undefined, method: string, req: Re
   const network = prefix ?? s.config.defaultNetwork;
   if (!s.config.networks.includes(network))
     return new Response(`network ${quoteInput(network)} is not served here\n`, { status: 404 });
-  const detected = detectProtocol(req);
+  const detected = detectWebProtocol(req);
   if (detected === undefined) return new Response("unsupported protocol or content type\n", { status: 415 });
   try {
     const limited = await overRateLimit(env, method, req.headers, s.config.rateLimitPeriodSeconds);
     if (limited !== undefined) return errorResponse(detected.protocol, limited, detected.binary);
     // The client's deadline (grpc-timeout / connect-timeout-ms) bounds every wait of the call.
-    const deadline = startDeadline(method, parseDeadlineMs(detected.protocol, req.headers));
+    const timeout = req.headers.get(timeoutHeaderOf(detected.protocol));
+    const deadline = startDeadline(method, parseTimeoutMs(detected.protocol, timeout));
     return await dispatchRpc(s, network, method, req, detected, deadline);
   } catch (err) {
     return errorResponse(detected.protocol, toConnectError(method, err, s.log), detected.binary);

@@ -1,8 +1,9 @@
+import type { RangeReader } from "../proto/range/reader.ts";
 import { createHeadSource, type HeadSource } from "./blocks/head-source.ts";
-import { createMetaSource, type MetaSource } from "./blocks/meta-source.ts";
 import { type EdgeConfig, readConfig } from "./config.ts";
 import type { Env } from "./env.ts";
 import { createObjectReader, type ObjectReader } from "./store/index.ts";
+import { createRangeReaders } from "./store/range-store.ts";
 import { createOriginClient, type OriginClient } from "./tail/origin-client.ts";
 
 /** Everything a request handler needs, built once per isolate per env (caches live here). */
@@ -10,7 +11,8 @@ export interface EdgeServices {
   config: EdgeConfig;
   reader: ObjectReader;
   heads: HeadSource;
-  metas: MetaSource;
+  /** Sealed ranges of a network and range size: metadata cached, spans as native bodies. */
+  ranges(network: string, rangeSize: number): RangeReader<ReadableStream<Uint8Array>>;
   /** The origin of a network, or undefined when it is served from storage only. */
   origin(network: string): OriginClient | undefined;
   /** Where hidden (Internal) error causes go. */
@@ -38,7 +40,7 @@ function buildServices(env: Env): EdgeServices {
     config,
     reader,
     heads: createHeadSource(reader, config.headCacheMs),
-    metas: createMetaSource(reader),
+    ranges: createRangeReaders(reader),
     origin: (network) => origins.get(network),
     log: (err) =>
       console.error(JSON.stringify({ level: "error", msg: "internal error", err: describe(err) })),

@@ -1,10 +1,11 @@
+import { reversed } from "../../proto/bytes.ts";
 import {
   type HeadObject,
   heightOfWireHash,
   lastRangeIndex,
   type RangeMeta,
 } from "../../proto/range/index.ts";
-import type { MetaSource } from "./meta-source.ts";
+import type { EdgeServices } from "../services.ts";
 
 /**
  * How many of the newest sealed ranges GetBlock-by-hash scans when the hash is not in a cached
@@ -17,11 +18,12 @@ export const MAX_HASH_SCAN_RANGES = 8;
 
 /** The sealed range and height holding a block hash, or undefined. Both byte orders are tried. */
 export async function findSealedHash(
-  metas: MetaSource,
+  s: Pick<EdgeServices, "ranges">,
   head: HeadObject,
   hash: Uint8Array,
 ): Promise<{ meta: RangeMeta; height: number } | undefined> {
-  const orders = [hash, hash.slice().reverse()];
+  const ranges = s.ranges(head.network, head.rangeSize);
+  const orders = [hash, reversed(hash)];
   const look = (meta: RangeMeta) => {
     for (const h of orders) {
       const height = heightOfWireHash(meta, h);
@@ -29,7 +31,7 @@ export async function findSealedHash(
     }
     return undefined;
   };
-  for (const meta of metas.cached(head.network)) {
+  for (const meta of await ranges.cached()) {
     const hit = look(meta);
     if (hit !== undefined) return hit;
   }
@@ -37,7 +39,7 @@ export async function findSealedHash(
   const first = Math.max(head.firstHeight / head.rangeSize, last - MAX_HASH_SCAN_RANGES + 1);
   const indexes: number[] = [];
   for (let i = last; i >= first; i--) indexes.push(i);
-  const scanned = await Promise.all(indexes.map((i) => metas.meta(head.network, head.rangeSize, i)));
+  const scanned = await Promise.all(indexes.map((i) => ranges.meta(i)));
   for (const meta of scanned) {
     const hit = look(meta);
     if (hit !== undefined) return hit;

@@ -2,7 +2,7 @@ import { LightedgeError } from "../../proto/errors.ts";
 import { decodeHead, type HeadObject, headKey } from "../../proto/range/index.ts";
 import { createRefreshingCache } from "../cache/refreshing.ts";
 import type { ObjectReader } from "../store/index.ts";
-import { readAll } from "./read-all.ts";
+import { readAll } from "../store/read-all.ts";
 
 /** The head object of a network, cached briefly: at most 2 × `ttlMs` (plus one read) stale. */
 export interface HeadSource {
