@@ -8,6 +8,7 @@ import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
 import { serveObject } from "./http/objects.ts";
 import { dispatchRpc } from "./rpc/dispatch.ts";
+import { fastUnaryCounters } from "./rpc/fast-unary.ts";
 import { overRateLimit } from "./rpc/rate-limit.ts";
 import { type EdgeServices, servicesFor } from "./services.ts";
 import { detectWebProtocol } from "./wire/protocol.ts";
@@ -30,6 +31,7 @@ export function createApp(): Hono<{ Bindings: Env }> {
     return undefined;
   });
   app.get("/healthz", (c) => health(c.env));
+  app.get("/stats", (c) => stats(c.env));
   app.get("/v1/*", (c) => serveObject(servicesFor(c.env), c.req.raw));
   app.all(`/${SERVICE}/:method`, (c) => rpc(c.env, undefined, c.req.param("method"), c.req.raw));
   app.all(`/:network/${SERVICE}/:method`, (c) =>
@@ -77,6 +79,17 @@ async function health(env: Env): Promise<Response> {
     lines.push(`warning: edge misconfigured: ${String(err)}`);
   }
   return new Response(`${lines.join("\n")}\n`, { headers: { "content-type": "text/plain" } });
+}
+
+/**
+ * This isolate's cache counters as JSON (the bench reads hit ratios from it): the Cache API layer's
+ * hits and misses by object kind, and the encoded tree states kept in the isolate. Counts only,
+ * nothing a client sent.
+ */
+function stats(env: Env): Response {
+  const s = servicesFor(env);
+  const body = { cacheApi: s.cacheCounters ?? null, treeStates: fastUnaryCounters(s) };
+  return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
 }
 
 async function rpc(env: Env, prefix: string | undefined, method: string, req: Request): Promise<Response> {
