@@ -24,7 +24,7 @@ import type { ChainInfo } from "./chain-info.ts";
  * when the answer is in the isolate's cache) — answered without the Connect router in the binary
  * protocols: the router's per-call machinery (handler context, header and envelope parsing,
  * serialization options) costs more than these answers. Their bytes are the router's: same
- * messages, same envelope, same end-of-stream bytes (wire/end-stream.ts). Whatever the fast path
+ * messages, same envelope, same end-of-stream bytes (proto/wire/end-stream.ts). Whatever the fast path
  * does not hold (a tree state by hash, above the sealed tip, not backfilled) goes to the router
  * with the body already read.
  */
