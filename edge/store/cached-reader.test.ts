@@ -94,7 +94,7 @@ describe.skipIf(fixture === null)("the Cache API layer behind the RPCs", () => {
       f("https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlockRange", {
         method: "POST",
         headers: { "content-type": "application/grpc-web+proto" },
-        body,
+        body: body as Uint8Array<ArrayBuffer>,
       }).then((r) => r.arrayBuffer());
     const first = await call();
     const stats = async () =>
