@@ -1,23 +1,45 @@
+import { Lru } from "../../proto/lru.ts";
 import {
+  type HashShard,
   type HeadObject,
   heightOfWireHash,
   lastRangeIndex,
+  lookupSealedHash,
   type RangeMeta,
 } from "../../proto/range/index.ts";
+import type { ObjectReader } from "../store/index.ts";
 import type { MetaSource } from "./meta-source.ts";
+import { readAll } from "./read-all.ts";
 
 /**
- * How many of the newest sealed ranges GetBlock-by-hash scans when the hash is not in a cached
- * range. Without an index a hash says nothing about its height, so a full search is O(ranges)
- * (3,400 reads on mainnet): too slow. Hashes wallets ask about are recent; older ones go to the
- * origin, which keeps a hash index. A stored hash→height index object would remove that
- * dependency (proposed for the range format; see edge/README.md).
+ * How many of the newest sealed ranges GetBlock-by-hash scans when the head names no hash index
+ * (a store written before it existed) and the hash is not in a cached range. Without an index a
+ * hash says nothing about its height, so a full search is O(ranges): older hashes go to the origin.
  */
 export const MAX_HASH_SCAN_RANGES = 8;
 
-/** The sealed range and height holding a block hash, or undefined. Both byte orders are tried. */
+/** Decoded hash-index shards kept per isolate (≈ 27 KB each at mainnet's 3.5 M blocks: ≈ 3.5 MB). */
+export const HASH_SHARD_CACHE_ENTRIES = 128;
+
+const shardCaches = new WeakMap<ObjectReader, Lru<string, Promise<HashShard>>>();
+
+function shardCache(reader: ObjectReader): Lru<string, Promise<HashShard>> {
+  let cache = shardCaches.get(reader);
+  if (cache === undefined) {
+    cache = new Lru({ maxEntries: HASH_SHARD_CACHE_ENTRIES });
+    shardCaches.set(reader, cache);
+  }
+  return cache;
+}
+
+/**
+ * The sealed range and height holding a block hash, or undefined. Both byte orders are tried.
+ * Cached metadata first (no read); then the store's hash index (proto/range-format.md §Hash
+ * index: at most two shard reads, then the candidate's metadata), which covers every sealed range.
+ */
 export async function findSealedHash(
   metas: MetaSource,
+  reader: ObjectReader,
   head: HeadObject,
   hash: Uint8Array,
 ): Promise<{ meta: RangeMeta; height: number } | undefined> {
@@ -33,6 +55,19 @@ export async function findSealedHash(
     const hit = look(meta);
     if (hit !== undefined) return hit;
   }
+  const indexed = await lookupSealedHash(
+    {
+      read: async (key) => {
+        const object = await reader.get(key);
+        return object === null ? null : readAll(object.body);
+      },
+      meta: (index) => metas.meta(head.network, head.rangeSize, index),
+      shards: shardCache(reader),
+    },
+    head,
+    hash,
+  );
+  if (indexed.indexed) return indexed.found;
   const last = lastRangeIndex(head);
   const first = Math.max(head.firstHeight / head.rangeSize, last - MAX_HASH_SCAN_RANGES + 1);
   const indexes: number[] = [];

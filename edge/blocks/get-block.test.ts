@@ -6,6 +6,7 @@ import { BlockIDSchema, CompactBlockSchema } from "../../proto/index.ts";
 import { nullifiersOnly } from "../../proto/pools.ts";
 import { clientsFor } from "../testing/clients.ts";
 import { b64, type EdgeFixture, fetchWith, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
+import { MAX_HASH_SCAN_RANGES } from "./find-hash.ts";
 
 const f = fixture as EdgeFixture;
 const block = (h: number) => f.seed.blocks.mainnet!.find((b) => b.height === h)!;
@@ -46,6 +47,29 @@ describe.skipIf(fixture === null)("GetBlock and GetBlockNullifiers", () => {
       expect(err).toMatchObject({ code: Code.InvalidArgument });
       expect((err as ConnectError).rawMessage).toMatch(/^GetBlock: /);
     });
+  });
+
+  it("finds any sealed block by hash from the store's hash index, with no origin configured", async () => {
+    // The oldest testnet ranges are further back than the newest-metadata scan reaches
+    // (MAX_HASH_SCAN_RANGES): only the index can answer, and there is no origin to ask.
+    const testnet = f.seed.blocks.testnet!;
+    const sealed = testnet.filter((b) => b.height <= f.seed.tips.testnet!);
+    expect(sealed.length).toBeGreaterThan(MAX_HASH_SCAN_RANGES * 10);
+    for (const [name, client] of clientsFor(testEnv("none"), "https://edge.test/testnet")) {
+      for (const b of [sealed[0]!, sealed[37]!, sealed[sealed.length - 1]!]) {
+        const got = await client.getBlock({ hash: b64(b.hash).reverse() });
+        expect(toBinary(CompactBlockSchema, got), name).toEqual(b64(b.full));
+      }
+      // A hash the index does not hold: NotFound, asked of no one.
+      const err = await client
+        .getBlock({ hash: new Uint8Array(32).fill(7) })
+        .catch((e) => ConnectError.from(e));
+      expect(err, name).toMatchObject({ code: Code.NotFound });
+      // A tail block is not sealed, and there is no origin for it either.
+      const tail = testnet.find((b) => b.height === f.seed.tips.testnet! + 1)!;
+      const tailErr = await client.getBlock({ hash: b64(tail.hash) }).catch((e) => ConnectError.from(e));
+      expect(tailErr, name).toMatchObject({ code: Code.NotFound });
+    }
   });
 
   it("answers a Connect GET with the bare protobuf, cacheable for a year", async () => {

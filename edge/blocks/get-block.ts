@@ -42,7 +42,9 @@ export async function serveGetBlock(
       if (id.hash.length !== 32)
         throw new LightedgeError("bad-request", "edge.get-block", "a block hash is 32 bytes");
       const found =
-        head === null ? undefined : await beforeDeadline(signal, findSealedHash(s.metas, head, id.hash));
+        head === null
+          ? undefined
+          : await beforeDeadline(signal, findSealedHash(s.metas, s.reader, head, id.hash));
       if (found !== undefined)
         return await beforeDeadline(signal, sendSealed(s, found.meta, rpc, found.height, protocol));
     } else {
