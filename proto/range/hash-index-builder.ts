@@ -19,8 +19,8 @@ export interface HashIndexBuilderOptions {
 
 /**
  * The writer's side of the hash index (proto/range-format.md §Hash index), as ranges seal in
- * order. State: `base` (sorted entries of every whole epoch so far) and `recent` (each later
- * range's entries). Adding the range that closes an epoch folds `recent` into `base`. Nothing is
+ * order. State: `base` (the entries of every whole epoch so far) and `recent` (each later range's
+ * entries). Adding the range that closes an epoch folds `recent` into `base`. Nothing is
  * ever rewritten: a new base level gets its own key, and each head names the levels it uses.
  * Pure (no I/O): the sealer, bootstrap and the scale generator put what `objects` returns.
  */
@@ -29,7 +29,8 @@ export class HashIndexBuilder {
   readonly rangeSize: number;
   readonly firstIndex: number;
   readonly epochRanges: number;
-  #base: HashEntries = new BigUint64Array(0);
+  /** The base level's entries: sorted when one part, else sorted on first use (`#sortedBase`). */
+  #baseParts: HashEntries[] = [];
   #baseRanges = 0;
   #recent: HashEntries[] = [];
   /** The base level of this many ranges is known to be stored. */
@@ -65,10 +66,16 @@ export class HashIndexBuilder {
       );
     this.#recent.push(entries);
     if (this.#recent.length === this.epochRanges) {
-      this.#base = sortedEntries([this.#base, ...this.#recent]);
+      // Folded lazily: adopting 3,500 ranges must not sort a growing base 55 times.
+      this.#baseParts.push(...this.#recent);
       this.#baseRanges += this.#recent.length;
       this.#recent = [];
     }
+  }
+
+  #sortedBase(): HashEntries {
+    if (this.#baseParts.length !== 1) this.#baseParts = [sortedEntries(this.#baseParts)];
+    return this.#baseParts[0]!;
   }
 
   /** Says the current base level is in the store (put, or named by a head that was read). */
@@ -84,7 +91,7 @@ export class HashIndexBuilder {
     const out: { key: string; bytes: Uint8Array }[] = [];
     const [base, recent] = this.levels();
     if (base !== undefined && this.#storedBaseRanges !== this.#baseRanges) {
-      out.push(...encodeHashLevel(base, this.#base, options));
+      out.push(...encodeHashLevel(base, this.#sortedBase(), options));
     }
     if (recent !== undefined) out.push(...encodeHashLevel(recent, sortedEntries(this.#recent), options));
     return out;
