@@ -123,10 +123,19 @@ async function edgeBlockByHash(ctx: Parameters<Scenario["run"]>[0], scan: StoreS
       log: ctx.log,
     });
     try {
-      return await timedUnary(mf.url, "GetBlock", hashes.slice(10).map(body), {
+      const byHash = await timedUnary(mf.url, "GetBlock", hashes.slice(10).map(body), {
         warmup: hashes.slice(0, 10).map(body),
         check: (answer, i) => Number(fromBinary(CompactBlockSchema, answer).height) === heights[i],
       });
+      // The same call by height at other random heights: what the index adds is the difference.
+      const others = randomWindows(20, 1000, 1, 0, scan.sealedTip).map((w) => w.start);
+      const byHeight = await timedUnary(
+        mf.url,
+        "GetBlock",
+        others.map((h) => toBinary(BlockIDSchema, create(BlockIDSchema, { height: BigInt(h) }))),
+        { check: (answer, i) => Number(fromBinary(CompactBlockSchema, answer).height) === others[i] },
+      );
+      return { byHash, byHeight };
     } finally {
       await mf.stop();
     }
@@ -301,15 +310,21 @@ export const scenario: Scenario = {
           await mf.stop();
           rmSync(persist, { recursive: true, force: true });
         }
-        const byHash = await edgeBlockByHash(ctx, scan, storeDir);
+        const { byHash, byHeight } = await edgeBlockByHash(ctx, scan, storeDir);
         f["scale.blockByHash.p50Ms"] = round(byHash.p50Ms, 3);
         f["scale.blockByHash.p99Ms"] = round(byHash.p99Ms, 3);
         f["scale.blockByHash.errors"] = byHash.errors;
-        ctx.log(`scale: edge GetBlock by hash p50 ${byHash.p50Ms} ms (${byHash.errors} errors)`);
+        f["scale.blockByHeight.p50Ms"] = round(byHeight.p50Ms, 3);
+        f["scale.blockByHeight.errors"] = byHeight.errors;
+        f["scale.blockByHash.vsByHeight"] = round(byHash.p50Ms / Math.max(byHeight.p50Ms, 1e-9), 3);
+        ctx.log(
+          `scale: edge GetBlock by hash p50 ${byHash.p50Ms} ms (${byHash.errors} errors), by height ${byHeight.p50Ms} ms`,
+        );
         ctx.report.notes.push(
           "scale.blockByHash: GetBlock by hash at 1,000 random sealed heights 0..tip, the edge under " +
             "Miniflare with no origin configured (Worker-alone: the store from a separate server), " +
-            "each answer checked to be the block asked for; sequential, after 10 untimed calls.",
+            "each answer checked to be the block asked for; sequential, after 10 untimed calls. " +
+            "scale.blockByHeight: the same, by height, at 1,000 other random heights (vsByHeight: the ratio).",
         );
       }
     } finally {

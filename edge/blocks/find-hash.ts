@@ -34,8 +34,9 @@ function shardCache(reader: ObjectReader): Lru<string, Promise<HashShard>> {
 
 /**
  * The sealed range and height holding a block hash, or undefined. Both byte orders are tried.
- * Cached metadata first (no read); then the store's hash index (proto/range-format.md §Hash
- * index: at most two shard reads, then the candidate's metadata), which covers every sealed range.
+ * The store's hash index (proto/range-format.md §Hash index: at most two shard reads, cached, then
+ * the candidate's metadata) covers every sealed range. A head without one: the metadata cached in
+ * the isolate (a scan of 32 bytes per block), then the newest ranges.
  */
 export async function findSealedHash(
   metas: MetaSource,
@@ -51,10 +52,6 @@ export async function findSealedHash(
     }
     return undefined;
   };
-  for (const meta of metas.cached(head.network)) {
-    const hit = look(meta);
-    if (hit !== undefined) return hit;
-  }
   const indexed = await lookupSealedHash(
     {
       read: async (key) => {
@@ -68,6 +65,10 @@ export async function findSealedHash(
     hash,
   );
   if (indexed.indexed) return indexed.found;
+  for (const meta of metas.cached(head.network)) {
+    const hit = look(meta);
+    if (hit !== undefined) return hit;
+  }
   const last = lastRangeIndex(head);
   const first = Math.max(head.firstHeight / head.rangeSize, last - MAX_HASH_SCAN_RANGES + 1);
   const indexes: number[] = [];
