@@ -1,16 +1,18 @@
 import { Hono } from "hono";
 import { toConnectError } from "../proto/errors.ts";
 import { quoteInput } from "../proto/quote.ts";
+import { startDeadline } from "../proto/wire/deadline.ts";
+import { parseTimeoutMs, timeoutHeaderOf } from "../proto/wire/protocol.ts";
 import { noHeadWarning } from "./blocks/head-source.ts";
 import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
 import { serveObject } from "./http/objects.ts";
-import { parseDeadlineMs, startDeadline } from "./rpc/deadline.ts";
 import { dispatchRpc } from "./rpc/dispatch.ts";
+import { fastUnaryCounters } from "./rpc/fast-unary.ts";
 import { overRateLimit } from "./rpc/rate-limit.ts";
 import { type EdgeServices, servicesFor } from "./services.ts";
-import { errorResponse } from "./wire/end-stream.ts";
-import { detectProtocol } from "./wire/protocol.ts";
+import { detectWebProtocol } from "./wire/protocol.ts";
+import { errorResponse } from "./wire/responses.ts";
 
 export const SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
 
@@ -29,6 +31,7 @@ export function createApp(): Hono<{ Bindings: Env }> {
     return undefined;
   });
   app.get("/healthz", (c) => health(c.env));
+  app.get("/stats", (c) => stats(c.env));
   app.get("/v1/*", (c) => serveObject(servicesFor(c.env), c.req.raw));
   app.all(`/${SERVICE}/:method`, (c) => rpc(c.env, undefined, c.req.param("method"), c.req.raw));
   app.all(`/:network/${SERVICE}/:method`, (c) =>
@@ -78,6 +81,17 @@ async function health(env: Env): Promise<Response> {
   return new Response(`${lines.join("\n")}\n`, { headers: { "content-type": "text/plain" } });
 }
 
+/**
+ * This isolate's cache counters as JSON (the bench reads hit ratios from it): the Cache API layer's
+ * hits and misses by object kind, and the encoded tree states kept in the isolate. Counts only,
+ * nothing a client sent.
+ */
+function stats(env: Env): Response {
+  const s = servicesFor(env);
+  const body = { cacheApi: s.cacheCounters ?? null, treeStates: fastUnaryCounters(s) };
+  return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+}
+
 async function rpc(env: Env, prefix: string | undefined, method: string, req: Request): Promise<Response> {
   let s: EdgeServices;
   try {
@@ -90,13 +104,14 @@ async function rpc(env: Env, prefix: string | undefined, method: string, req: Re
   const network = prefix ?? s.config.defaultNetwork;
   if (!s.config.networks.includes(network))
     return new Response(`network ${quoteInput(network)} is not served here\n`, { status: 404 });
-  const detected = detectProtocol(req);
+  const detected = detectWebProtocol(req);
   if (detected === undefined) return new Response("unsupported protocol or content type\n", { status: 415 });
   try {
     const limited = await overRateLimit(env, method, req.headers, s.config.rateLimitPeriodSeconds);
     if (limited !== undefined) return errorResponse(detected.protocol, limited, detected.binary);
     // The client's deadline (grpc-timeout / connect-timeout-ms) bounds every wait of the call.
-    const deadline = startDeadline(method, parseDeadlineMs(detected.protocol, req.headers));
+    const timeout = req.headers.get(timeoutHeaderOf(detected.protocol));
+    const deadline = startDeadline(method, parseTimeoutMs(detected.protocol, timeout));
     return await dispatchRpc(s, network, method, req, detected, deadline);
   } catch (err) {
     return errorResponse(detected.protocol, toConnectError(method, err, s.log), detected.binary);

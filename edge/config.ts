@@ -19,7 +19,12 @@ export interface EdgeConfig {
   rateLimitPeriodSeconds: number;
   /** Most sealed ranges one block-range request may read, from SUBREQUEST_BUDGET. */
   maxRangesPerRequest: number;
+  /** Newest ranges whose data objects the Cache API holds; null: the Cache API layer is off. */
+  cacheHotRanges: number | null;
 }
+
+/** CACHE_HOT_RANGES unless set: the last 8 ranges (8,000 blocks, about a week of mainnet). */
+export const DEFAULT_CACHE_HOT_RANGES = 8;
 
 const configs = new WeakMap<Env, EdgeConfig>();
 
@@ -53,7 +58,17 @@ function parseConfig(env: Env): EdgeConfig {
     maxRangesPerRequest: maxRangesFor(
       Number.isSafeInteger(budget) && budget > 0 ? budget : DEFAULT_SUBREQUEST_BUDGET,
     ),
+    cacheHotRanges: parseHotRanges(env.CACHE_HOT_RANGES),
   });
+}
+
+function parseHotRanges(value: string | undefined): number | null {
+  if (value === undefined || value.trim() === "") return DEFAULT_CACHE_HOT_RANGES;
+  if (value.trim() === "off") return null;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new LightedgeError("internal", "edge.config", `CACHE_HOT_RANGES: not a count or "off": ${value}`);
+  return n;
 }
 
 /**

@@ -48,4 +48,9 @@ export interface Env {
   // ── caching ──
   /** Seconds the head object is cached in the isolate (then refreshed in the background for up to as long again). */
   HEAD_CACHE_SECONDS?: string;
+  /**
+   * Newest sealed ranges whose data objects the Cache API holds whole (default 8; 0: none). Metadata,
+   * tree-state and subtree objects are always cached; "off" turns the Cache API layer off.
+   */
+  CACHE_HOT_RANGES?: string;
 }

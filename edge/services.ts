@@ -1,8 +1,11 @@
+import { lastRangeIndex } from "../proto/range/index.ts";
+import type { RangeReader } from "../proto/range/reader.ts";
 import { createHeadSource, type HeadSource } from "./blocks/head-source.ts";
-import { createMetaSource, type MetaSource } from "./blocks/meta-source.ts";
 import { type EdgeConfig, readConfig } from "./config.ts";
 import type { Env } from "./env.ts";
+import { type CacheCounters, createCachedReader } from "./store/cached-reader.ts";
 import { createObjectReader, type ObjectReader } from "./store/index.ts";
+import { createRangeReaders } from "./store/range-store.ts";
 import { createOriginClient, type OriginClient } from "./tail/origin-client.ts";
 
 /** Everything a request handler needs, built once per isolate per env (caches live here). */
@@ -10,9 +13,12 @@ export interface EdgeServices {
   config: EdgeConfig;
   reader: ObjectReader;
   heads: HeadSource;
-  metas: MetaSource;
+  /** Sealed ranges of a network and range size: metadata cached, spans as native bodies. */
+  ranges(network: string, rangeSize: number): RangeReader<ReadableStream<Uint8Array>>;
   /** The origin of a network, or undefined when it is served from storage only. */
   origin(network: string): OriginClient | undefined;
+  /** Cache API hits and misses of this isolate, when the layer is on. */
+  cacheCounters?: CacheCounters;
   /** Where hidden (Internal) error causes go. */
   log(err: unknown): void;
 }
@@ -30,19 +36,40 @@ export function servicesFor(env: Env): EdgeServices {
 
 function buildServices(env: Env): EdgeServices {
   const config = readConfig(env);
-  const reader = createObjectReader(env);
+  const store = createObjectReader(env);
+  const cache = config.cacheHotRanges === null ? undefined : defaultCache();
+  let heads: HeadSource | undefined;
+  const hot = config.cacheHotRanges ?? 0;
+  const cached =
+    cache === undefined
+      ? undefined
+      : createCachedReader(store, cache, {
+          hotFrom(network, rangeSize) {
+            const head = heads?.peek(network);
+            if (hot === 0 || !head?.tip || head.rangeSize !== rangeSize) return undefined;
+            return lastRangeIndex(head) - hot + 1;
+          },
+        });
+  const reader: ObjectReader = cached ?? store;
+  heads = createHeadSource(reader, config.headCacheMs);
   const origins = new Map<string, OriginClient>();
   for (const [network, url] of config.origins)
     origins.set(network, createOriginClient(url, config.originSecret));
   return {
     config,
     reader,
-    heads: createHeadSource(reader, config.headCacheMs),
-    metas: createMetaSource(reader),
+    heads,
+    cacheCounters: cached?.counters,
+    ranges: createRangeReaders(reader),
     origin: (network) => origins.get(network),
     log: (err) =>
       console.error(JSON.stringify({ level: "error", msg: "internal error", err: describe(err) })),
   };
+}
+
+/** The data center's cache, where the runtime has one (workerd does; a plain test runtime may not). */
+function defaultCache(): Cache | undefined {
+  return typeof caches === "undefined" ? undefined : (caches as unknown as { default: Cache }).default;
 }
 
 function describe(err: unknown): unknown {

@@ -56,11 +56,41 @@ const codeByKind: Record<ErrorKind, Code> = {
 /** Kinds whose details stay in logs: the client sees a generic message. */
 const hiddenKinds: ReadonlySet<ErrorKind> = new Set(["internal", "malformed"]);
 
+/** How an error is reported beyond its code: hidden causes go to `log`; Unavailable gets a pushback. */
+export interface ErrorReporting {
+  /** Receives anything whose detail is hidden from the client. */
+  log?: (err: unknown) => void;
+  /**
+   * `grpc-retry-pushback-ms` on every Unavailable that has none, so gRPC clients with retry
+   * policies back off instead of hammering a backend that is down or saturated (gRPC A6).
+   */
+  pushbackMs?: number;
+}
+
 /**
- * The one mapping from errors to Connect statuses. `rpc` is the method name; messages start with
- * it, as lightwalletd's do. `log` receives anything whose detail is hidden from the client.
+ * The one mapping from errors to Connect statuses, for the edge and the origin alike. `rpc` is the
+ * method name; messages start with it, as lightwalletd's do.
  */
-export function toConnectError(rpc: string, err: unknown, log?: (err: unknown) => void): ConnectError {
+export function toConnectError(
+  rpc: string,
+  err: unknown,
+  report?: ErrorReporting | ((err: unknown) => void),
+): ConnectError {
+  const r: ErrorReporting = typeof report === "function" ? { log: report } : (report ?? {});
+  let mapped = mapError(rpc, err, r.log);
+  // A message quoting client input may hold a lone surrogate, which connect's grpc-message
+  // encoding (encodeURIComponent) cannot write: the call would end with no status at all.
+  const wellFormed = wellFormedText(mapped.rawMessage);
+  if (wellFormed !== mapped.rawMessage)
+    mapped = new ConnectError(wellFormed, mapped.code, mapped.metadata, undefined, mapped.cause);
+  if (r.pushbackMs !== undefined && mapped.code === Code.Unavailable && !mapped.metadata.has(PUSHBACK))
+    mapped.metadata.set(PUSHBACK, String(r.pushbackMs));
+  return mapped;
+}
+
+const PUSHBACK = "grpc-retry-pushback-ms";
+
+function mapError(rpc: string, err: unknown, log?: (err: unknown) => void): ConnectError {
   if (err instanceof ConnectError) return err;
   if (err instanceof LightedgeError) {
     if (hiddenKinds.has(err.kind)) {
@@ -72,6 +102,11 @@ export function toConnectError(rpc: string, err: unknown, log?: (err: unknown) =
   }
   log?.(err);
   return new ConnectError(`${rpc}: internal error`, Code.Internal, undefined, undefined, err);
+}
+
+/** `text` with every lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, ES2024). */
+function wellFormedText(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
 }
 
 /** The Connect code a kind maps to (for transports that write status themselves). */

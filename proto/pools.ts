@@ -9,6 +9,7 @@ import {
   CompactTxSchema,
   PoolType,
 } from "./index.ts";
+import type { Projection } from "./range/keys.ts";
 
 /**
  * Which pools a CompactBlock carries (lightwalletd common/common.go `FilterTxPool`). Frozen; the
@@ -144,4 +145,26 @@ export function nullifiersOnly(block: CompactBlock): CompactBlock {
  */
 export function storedProjectionFor(pools: PoolSet): "shielded" | "full" | null {
   return maskOf(pools) === maskOf(SHIELDED_POOLS) ? "shielded" : null;
+}
+
+export type RangeRpc = "GetBlockRange" | "GetBlockRangeNullifiers";
+
+/**
+ * Where a range RPC's blocks come from: a stored projection sent as stored (`project` undefined),
+ * or the `full` projection decoded and re-projected per block — one protobuf decode + filter +
+ * encode per block, for pool sets nobody stores. The one choice, at the origin and the edge.
+ */
+export interface RangeSource {
+  projection: Projection;
+  project?: (block: CompactBlock) => CompactBlock;
+}
+
+export function rangeSourceFor(rpc: RangeRpc, pools: PoolSet): RangeSource {
+  if (rpc === "GetBlockRangeNullifiers") {
+    if (pools === SHIELDED_POOLS) return { projection: "nullifiers" };
+    return { projection: "full", project: (b) => nullifiersOnly(filterCompactBlock(b, pools)) };
+  }
+  const stored = storedProjectionFor(pools);
+  if (stored !== null) return { projection: stored };
+  return { projection: "full", project: (b) => filterCompactBlock(b, pools) };
 }

@@ -1,32 +1,35 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
-import { BlockIDSchema, BlockRangeSchema, ChainSpecSchema, type CompactBlock } from "../../proto/index.ts";
+import { FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import {
-  filterCompactBlock,
-  nullifiersOnly,
-  type PoolSet,
-  poolSetFromRequest,
-  SHIELDED_POOLS,
-  storedProjectionFor,
-} from "../../proto/pools.ts";
-import { beforeDeadline, type Deadline, orDeadline } from "../rpc/deadline.ts";
+  BlockIDSchema,
+  type BlockRange,
+  BlockRangeSchema,
+  ChainSpecSchema,
+  type CompactBlock,
+  CompactBlockSchema,
+} from "../../proto/index.ts";
+import { type RangeRpc, rangeSourceFor } from "../../proto/pools.ts";
+import { ChainCheck } from "../../proto/range/chain-link.ts";
+import { beforeDeadline, type Deadline, orDeadline } from "../../proto/wire/deadline.ts";
+import { checkBlockRange, MAX_SMALL_REQUEST_BYTES } from "../../proto/wire/limits.ts";
+import { contentTypeOf, isFramed, type WireProtocol } from "../../proto/wire/protocol.ts";
 import type { EdgeServices } from "../services.ts";
 import type { OriginClient } from "../tail/origin-client.ts";
-import { type OpenedOriginSegment, openOriginSegment } from "../tail/origin-segment.ts";
-import { contentTypeOf, errorResponse, isFramed } from "../wire/end-stream.ts";
-import type { WireProtocol } from "../wire/protocol.ts";
+import { checkedOriginFrames, type OpenedOriginSegment, openOriginSegment } from "../tail/origin-segment.ts";
 import { readRequestMessage } from "../wire/request.ts";
+import { errorResponse } from "../wire/responses.ts";
 import { createResponseSink } from "../wire/sink.ts";
-import { extentOf, heightOf, notServed } from "./extent.ts";
+import { extentOf, notServed } from "./extent.ts";
 import { clampToTip, planRange, type Segment } from "./plan.ts";
-import type { SegmentSource } from "./sealed-segment.ts";
-import { streamSegments } from "./stream-segments.ts";
+import { checkSealedRun, sealedFrames } from "./sealed-segment.ts";
+import { type RangeStream, segmentPieces, sendSegments } from "./stream-segments.ts";
 
-export type RangeRpc = "GetBlockRange" | "GetBlockRangeNullifiers";
+export type { RangeRpc };
 
 /**
- * GetBlockRange / GetBlockRangeNullifiers on the fast path: metadata first (cached), origin
+ * GetBlockRange / GetBlockRangeNullifiers in a binary protocol: metadata first (cached), origin
  * segments opened before anything is sent, then stored frames piped natively and the protocol's
  * end-of-stream bytes written last.
  */
@@ -38,68 +41,103 @@ export async function serveBlockRange(
   protocol: WireProtocol,
   deadline: Deadline,
 ): Promise<Response> {
-  let opened: Map<number, OpenedOriginSegment> | undefined;
-  const signal = deadline.signal;
   try {
     if (!isFramed(protocol))
       throw new LightedgeError(
         "bad-request",
-        "edge.range",
-        "a server stream needs gRPC-web or Connect streaming",
+        rpc,
+        `${rpc}: a server stream needs gRPC-web or Connect streaming`,
       );
-    const msg = await beforeDeadline(signal, readRequestMessage(req, protocol, BlockRangeSchema));
-    let start = heightOf(msg.start?.height, "start");
-    let end = heightOf(msg.end?.height, "end");
-    const source = sourceFor(rpc, poolSetFromRequest(msg.poolTypes));
-    const extent = extentOf(await beforeDeadline(signal, s.heads.head(network)));
-    const origin = s.origin(network);
-    // Past the tip, stream what exists in sending order, then OutOfRange (lightwalletd
-    // common/common.go GetBlockRange stops at the first height it cannot get). Without an origin
-    // the sealed tip is the tip; with one, the origin's OutOfRange says so and its tip is asked.
-    let endError: unknown;
-    if (origin === undefined && Math.max(start, end) > extent.tipHeight) {
-      endError = notServed(start, end, extent);
-      const clamped = clampToTip(start, end, extent.tipHeight);
-      if (clamped === undefined) throw endError;
-      ({ start, end } = clamped);
-    }
-    let segments = planRange(start, end, extent, s.config.maxRangesPerRequest);
-    const open = (segs: Segment[]) =>
-      beforeDeadline(signal, openOrigins(s, network, rpc, segs, msg.poolTypes, extent, deadline));
-    try {
-      opened = await open(segments);
-    } catch (err) {
-      if (origin === undefined || !isOutOfRange(err)) throw err;
-      const tip = await beforeDeadline(signal, originTip(origin, signal, deadline.remainingMs()));
-      const clamped = tip === undefined ? undefined : clampToTip(start, end, tip);
-      if (clamped === undefined || Math.max(clamped.start, clamped.end) === Math.max(start, end)) throw err;
-      endError = err;
-      segments = planRange(clamped.start, clamped.end, extent, s.config.maxRangesPerRequest);
-      opened = await open(segments);
-    }
+    const range = await beforeDeadline(
+      deadline.signal,
+      readRequestMessage(req, protocol, BlockRangeSchema, rpc, MAX_SMALL_REQUEST_BYTES),
+    );
+    const stream = await planRangeStream(s, network, rpc, range, deadline);
     const sink = createResponseSink();
-    const ascending = start <= end;
-    const job = {
-      s,
-      sink,
-      segments,
-      opened,
-      source,
-      protocol,
-      rpc,
-      ascending,
-      network,
-      rangeSize: extent.rangeSize,
-      deadline,
-      endError,
-    };
-    void streamSegments(job);
+    void sendSegments(stream, sink, protocol, s.log);
     return new Response(sink.readable, { status: 200, headers: { "content-type": contentTypeOf[protocol] } });
   } catch (err) {
-    for (const o of opened?.values() ?? []) void o.rest.return(undefined);
     deadline.dispose();
-    return errorResponse(protocol, toConnectError(rpc, orDeadline(signal, err), s.log));
+    return errorResponse(protocol, toConnectError(rpc, orDeadline(deadline.signal, err), s.log));
   }
+}
+
+/**
+ * The same range as messages, for JSON clients through the router: the planned stream's frames,
+ * decoded one by one (a decode per block is JSON's nature; binary clients never come here).
+ */
+export async function* rangeMessages(
+  s: EdgeServices,
+  network: string,
+  rpc: RangeRpc,
+  range: BlockRange,
+  deadline: Deadline,
+): AsyncGenerator<CompactBlock> {
+  const stream = await planRangeStream(s, network, rpc, range, deadline);
+  const check = new ChainCheck(stream.ascending);
+  for await (const piece of segmentPieces(stream)) {
+    if (piece.kind === "sealed") {
+      checkSealedRun(check, piece.read, piece.from, piece.to);
+      const frames = await sealedFrames(piece.read, piece.from, piece.to, stream.source, deadline.signal);
+      for (const frame of frames) yield fromBinary(CompactBlockSchema, frame.subarray(FRAME_HEADER_BYTES));
+    } else {
+      for await (const frame of checkedOriginFrames(piece.segment, check))
+        yield fromBinary(CompactBlockSchema, frame.message);
+    }
+  }
+}
+
+/**
+ * Plans a checked range: sealed segments from the head's extent, origin segments opened (so an
+ * origin that is down or past its tip refuses the request before any byte is sent). Past the tip,
+ * what exists is streamed in sending order, then OutOfRange (lightwalletd common/common.go
+ * GetBlockRange stops at the first height it cannot get): without an origin the sealed tip is
+ * the tip; with one, the origin's OutOfRange says so and its tip is asked.
+ */
+async function planRangeStream(
+  s: EdgeServices,
+  network: string,
+  rpc: RangeRpc,
+  range: BlockRange,
+  deadline: Deadline,
+): Promise<RangeStream> {
+  const signal = deadline.signal;
+  let { start, end, pools } = checkBlockRange(rpc, range);
+  const source = rangeSourceFor(rpc, pools);
+  const extent = extentOf(await beforeDeadline(signal, s.heads.head(network)));
+  const origin = s.origin(network);
+  let endError: unknown;
+  if (origin === undefined && Math.max(start, end) > extent.tipHeight) {
+    endError = notServed(start, end, extent);
+    const clamped = clampToTip(start, end, extent.tipHeight);
+    if (clamped === undefined) throw endError;
+    ({ start, end } = clamped);
+  }
+  const open = (segs: Segment[]) =>
+    beforeDeadline(signal, openOrigins(s, network, rpc, segs, range.poolTypes, extent, deadline));
+  let segments = planRange(start, end, extent, s.config.maxRangesPerRequest);
+  let opened: Map<number, OpenedOriginSegment>;
+  try {
+    opened = await open(segments);
+  } catch (err) {
+    if (origin === undefined || !isOutOfRange(err)) throw err;
+    const tip = await beforeDeadline(signal, originTip(origin, signal, deadline.remainingMs()));
+    const clamped = tip === undefined ? undefined : clampToTip(start, end, tip);
+    if (clamped === undefined || Math.max(clamped.start, clamped.end) === Math.max(start, end)) throw err;
+    endError = err;
+    segments = planRange(clamped.start, clamped.end, extent, s.config.maxRangesPerRequest);
+    opened = await open(segments);
+  }
+  return {
+    rpc,
+    segments,
+    opened,
+    source,
+    ranges: s.ranges(network, extent.rangeSize),
+    ascending: start <= end,
+    deadline,
+    endError,
+  };
 }
 
 function isOutOfRange(err: unknown): boolean {
@@ -123,17 +161,6 @@ async function originTip(
   } catch {
     return undefined;
   }
-}
-
-/** Which bytes a pool set is served from, and what it costs (see SegmentSource). */
-export function sourceFor(rpc: RangeRpc, pools: PoolSet): SegmentSource {
-  if (rpc === "GetBlockRangeNullifiers") {
-    if (pools === SHIELDED_POOLS) return { kind: "stored", projection: "nullifiers" };
-    return { kind: "projected", project: (b: CompactBlock) => nullifiersOnly(filterCompactBlock(b, pools)) };
-  }
-  const stored = storedProjectionFor(pools);
-  if (stored !== null) return { kind: "stored", projection: stored };
-  return { kind: "projected", project: (b: CompactBlock) => filterCompactBlock(b, pools) };
 }
 
 async function openOrigins(

@@ -9,16 +9,6 @@ export function extentOf(head: HeadObject | null): SealedExtent {
   return { rangeSize: head.rangeSize, firstHeight: head.firstHeight, tipHeight: head.tip.height };
 }
 
-/** A u64 height from a request as a number; anything past u32 is above every tip. */
-export function heightOf(value: bigint | undefined, what: string): number {
-  if (value === undefined) throw new LightedgeError("bad-request", "edge.request", `${what} is required`);
-  // "start height N", "end height N", "height N" (never "height height N").
-  const label = what === "height" ? "height" : `${what} height`;
-  if (value > 0xffff_ffffn)
-    throw new LightedgeError("above-tip", "edge.request", `${label} ${value} is above the tip`);
-  return Number(value);
-}
-
 /** The error for heights no origin can serve because this network has none configured. */
 export function notServed(from: number, to: number, extent: SealedExtent): LightedgeError {
   if (Math.max(from, to) > extent.tipHeight) {

@@ -1,3 +1,4 @@
+import { reversed } from "../../proto/bytes.ts";
 import { Lru } from "../../proto/lru.ts";
 import {
   type HashShard,
@@ -7,9 +8,9 @@ import {
   lookupSealedHash,
   type RangeMeta,
 } from "../../proto/range/index.ts";
+import type { EdgeServices } from "../services.ts";
 import type { ObjectReader } from "../store/index.ts";
-import type { MetaSource } from "./meta-source.ts";
-import { readAll } from "./read-all.ts";
+import { edgeRangeStore } from "../store/range-store.ts";
 
 /**
  * How many of the newest sealed ranges GetBlock-by-hash scans when the head names no hash index
@@ -39,12 +40,22 @@ function shardCache(reader: ObjectReader): Lru<string, Promise<HashShard>> {
  * the isolate (a scan of 32 bytes per block), then the newest ranges.
  */
 export async function findSealedHash(
-  metas: MetaSource,
-  reader: ObjectReader,
+  s: Pick<EdgeServices, "ranges" | "reader">,
   head: HeadObject,
   hash: Uint8Array,
 ): Promise<{ meta: RangeMeta; height: number } | undefined> {
-  const orders = [hash, hash.slice().reverse()];
+  const ranges = s.ranges(head.network, head.rangeSize);
+  const indexed = await lookupSealedHash(
+    {
+      read: (key) => edgeRangeStore(s.reader).readObject(key),
+      meta: (index) => ranges.meta(index),
+      shards: shardCache(s.reader),
+    },
+    head,
+    hash,
+  );
+  if (indexed.indexed) return indexed.found;
+  const orders = [hash, reversed(hash)];
   const look = (meta: RangeMeta) => {
     for (const h of orders) {
       const height = heightOfWireHash(meta, h);
@@ -52,20 +63,7 @@ export async function findSealedHash(
     }
     return undefined;
   };
-  const indexed = await lookupSealedHash(
-    {
-      read: async (key) => {
-        const object = await reader.get(key);
-        return object === null ? null : readAll(object.body);
-      },
-      meta: (index) => metas.meta(head.network, head.rangeSize, index),
-      shards: shardCache(reader),
-    },
-    head,
-    hash,
-  );
-  if (indexed.indexed) return indexed.found;
-  for (const meta of metas.cached(head.network)) {
+  for (const meta of await ranges.cached()) {
     const hit = look(meta);
     if (hit !== undefined) return hit;
   }
@@ -73,7 +71,7 @@ export async function findSealedHash(
   const first = Math.max(head.firstHeight / head.rangeSize, last - MAX_HASH_SCAN_RANGES + 1);
   const indexes: number[] = [];
   for (let i = last; i >= first; i--) indexes.push(i);
-  const scanned = await Promise.all(indexes.map((i) => metas.meta(head.network, head.rangeSize, i)));
+  const scanned = await Promise.all(indexes.map((i) => ranges.meta(i)));
   for (const meta of scanned) {
     const hit = look(meta);
     if (hit !== undefined) return hit;

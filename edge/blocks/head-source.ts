@@ -2,12 +2,14 @@ import { LightedgeError } from "../../proto/errors.ts";
 import { decodeHead, type HeadObject, headKey } from "../../proto/range/index.ts";
 import { createRefreshingCache } from "../cache/refreshing.ts";
 import type { ObjectReader } from "../store/index.ts";
-import { readAll } from "./read-all.ts";
+import { readAll } from "../store/read-all.ts";
 
 /** The head object of a network, cached briefly: at most 2 × `ttlMs` (plus one read) stale. */
 export interface HeadSource {
   /** The head, or null when nothing is sealed yet for this network. */
   head(network: string): Promise<HeadObject | null>;
+  /** The last head read for this network, without waiting (undefined before the first read). */
+  peek(network: string): HeadObject | null | undefined;
 }
 
 export function createHeadSource(
@@ -16,11 +18,13 @@ export function createHeadSource(
   now: () => number = Date.now,
 ): HeadSource {
   const warned = new Set<string>();
+  const latest = new Map<string, HeadObject | null>();
   // Refreshed in the background once settled (cache/refreshing.ts): a request never waits on the
   // head's read after the isolate's first, so a cached range needs one storage call before its first byte.
   const cache = createRefreshingCache(
     (network) =>
       readHead(reader, network).then((head) => {
+        latest.set(network, head);
         if (head === null && !warned.has(network)) {
           warned.add(network);
           console.warn(JSON.stringify({ level: "warn", msg: noHeadWarning(network), network }));
@@ -30,7 +34,7 @@ export function createHeadSource(
     ttlMs,
     now,
   );
-  return { head: (network) => cache.get(network) };
+  return { head: (network) => cache.get(network), peek: (network) => latest.get(network) };
 }
 
 async function readHead(reader: ObjectReader, network: string): Promise<HeadObject | null> {

@@ -2,76 +2,68 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { concatBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { encodeFrame, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
-import type { CompactBlock } from "../../proto/index.ts";
-import { CompactBlockSchema } from "../../proto/index.ts";
-import {
-  blockInfo,
-  blockSpan,
-  frameSpan,
-  type Projection,
-  type RangeMeta,
-  rangeKeys,
-} from "../../proto/range/index.ts";
-import { beforeDeadline } from "../rpc/deadline.ts";
-import type { ObjectReader, StoredObject } from "../store/index.ts";
+import { type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
+import type { RangeSource } from "../../proto/pools.ts";
+import type { ChainCheck } from "../../proto/range/chain-link.ts";
+import { blockInfo, frameSpan } from "../../proto/range/index.ts";
+import type { RangeReader, SpanRead } from "../../proto/range/reader.ts";
+import { beforeDeadline } from "../../proto/wire/deadline.ts";
+import { readAll } from "../store/read-all.ts";
 import type { ResponseSink } from "../wire/sink.ts";
-import type { ChainCheck } from "./chain-check.ts";
-import { readAll } from "./read-all.ts";
 
-/** How blocks of a segment are produced: a stored projection as is, or `full` re-projected. */
-export type SegmentSource =
-  | { kind: "stored"; projection: Projection }
-  /** Costs a protobuf decode + filter + encode per block (≈ tens of µs): pool sets nobody stores. */
-  | { kind: "projected"; project: (block: CompactBlock) => CompactBlock };
+/** A sealed segment's one ranged read, its body the storage's native stream. */
+export type SealedRead = SpanRead<ReadableStream<Uint8Array>>;
 
-export interface SealedRead {
-  meta: RangeMeta;
-  object: StoredObject;
-  from: number;
-  to: number;
-}
-
-/** Starts the one ranged read a sealed segment needs (callers start the next while sending one). */
-export async function startSealedRead(
-  reader: ObjectReader,
-  meta: RangeMeta,
-  source: SegmentSource,
+/** Starts the one ranged read of `from..to` (either order, one range); callers start the next while sending one. */
+export function startSealedRead(
+  ranges: RangeReader<ReadableStream<Uint8Array>>,
+  source: RangeSource,
   from: number,
   to: number,
 ): Promise<SealedRead> {
-  const projection = source.kind === "stored" ? source.projection : "full";
-  const span = blockSpan(meta, projection, from, to);
-  const key = rangeKeys(meta.network, meta.rangeSize, meta.index).data[projection];
-  const object = await reader.get(key, span);
-  if (object === null) throw new LightedgeError("corrupt", "edge.sealed", `range object ${key} is missing`);
-  // The metadata's SHA-256 covers whole objects; a ranged read can only check the object's size.
-  if (object.size !== meta.sections[projection].length) {
-    await object.body.cancel();
-    throw new LightedgeError(
-      "corrupt",
-      "edge.sealed",
-      `${key} is ${object.size} bytes, its metadata says ${meta.sections[projection].length}`,
-    );
-  }
-  return { meta, object, from, to };
+  return ranges.read(source.projection, Math.min(from, to), Math.max(from, to));
 }
 
-/** Sends one sealed segment: ascending stored frames are piped natively; others are buffered. */
+/**
+ * Sends one sealed segment `from..to` in sending order. Ascending stored frames are piped
+ * natively (edge-streaming.md); descending or re-projected ones are buffered, one range at most.
+ * Continuity is checked from the metadata before a byte is sent.
+ */
 export async function writeSealedSegment(
   sink: ResponseSink,
   read: SealedRead,
-  source: SegmentSource,
+  from: number,
+  to: number,
+  source: RangeSource,
   check: ChainCheck,
   signal?: AbortSignal,
 ): Promise<void> {
-  const { meta, from, to } = read;
-  check.run(blockInfo(meta, from), blockInfo(meta, to));
+  checkSealedRun(check, read, from, to);
   // A native pipe runs to the segment's end (see ResponseSink.pipe): the deadline is checked
   // between segments, so a stream ends at most one range object after it.
-  if (source.kind === "stored" && from <= to) return sink.pipe(read.object.body);
-  const projection = source.kind === "stored" ? source.projection : "full";
-  const span = blockSpan(meta, projection, from, to);
-  const bytes = await beforeDeadline(signal, readAll(read.object.body));
+  if (source.project === undefined && from <= to) return sink.pipe(read.body);
+  // One copy into one buffer, so a descending range costs one write per range object.
+  await sink.write(concatBytes(await sealedFrames(read, from, to, source, signal)));
+}
+
+/** Continuity of a sealed run `from..to` (sending order) with what was sent before, from its metadata. */
+export function checkSealedRun(check: ChainCheck, read: SealedRead, from: number, to: number): void {
+  check.run(blockInfo(read.meta, from), blockInfo(read.meta, to));
+}
+
+/**
+ * The frames of a read in sending order, each re-projected when the source says so. JavaScript
+ * touches every byte here: descending ranges, pool sets nobody stores, JSON clients.
+ */
+export async function sealedFrames(
+  read: SealedRead,
+  from: number,
+  to: number,
+  source: RangeSource,
+  signal?: AbortSignal,
+): Promise<Uint8Array[]> {
+  const { meta, span } = read;
+  const bytes = await beforeDeadline(signal, readAll(read.body));
   if (bytes.length !== span.length) {
     throw new LightedgeError(
       "corrupt",
@@ -82,12 +74,11 @@ export async function writeSealedSegment(
   const frames: Uint8Array[] = [];
   const step = from <= to ? 1 : -1;
   for (let h = from; h !== to + step; h += step) {
-    const f = frameSpan(meta, projection, h);
+    const f = frameSpan(meta, source.projection, h);
     const frame = bytes.subarray(f.offset - span.offset, f.offset - span.offset + f.length);
-    frames.push(source.kind === "stored" ? frame : reproject(frame, source.project));
+    frames.push(source.project === undefined ? frame : reproject(frame, source.project));
   }
-  // One copy into one buffer, so a descending range costs one write per range object.
-  await sink.write(concatBytes(frames));
+  return frames;
 }
 
 function reproject(frame: Uint8Array, project: (block: CompactBlock) => CompactBlock): Uint8Array {

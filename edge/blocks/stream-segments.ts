@@ -1,81 +1,104 @@
 import { toConnectError } from "../../proto/errors.ts";
-import { beforeDeadline, type Deadline, orDeadline } from "../rpc/deadline.ts";
-import type { EdgeServices } from "../services.ts";
-import { type OpenedOriginSegment, writeOriginSegment } from "../tail/origin-segment.ts";
-import { endOfStream } from "../wire/end-stream.ts";
-import type { WireProtocol } from "../wire/protocol.ts";
+import type { RangeSource } from "../../proto/pools.ts";
+import { ChainCheck } from "../../proto/range/chain-link.ts";
+import type { RangeReader } from "../../proto/range/reader.ts";
+import { beforeDeadline, type Deadline, orDeadline } from "../../proto/wire/deadline.ts";
+import { endOfStream } from "../../proto/wire/end-stream.ts";
+import type { WireProtocol } from "../../proto/wire/protocol.ts";
+import type { OpenedOriginSegment } from "../tail/origin-segment.ts";
+import { writeOriginSegment } from "../tail/origin-segment.ts";
 import type { ResponseSink } from "../wire/sink.ts";
-import { createChainCheck } from "./chain-check.ts";
 import type { Segment } from "./plan.ts";
-import {
-  type SealedRead,
-  type SegmentSource,
-  startSealedRead,
-  writeSealedSegment,
-} from "./sealed-segment.ts";
+import { type SealedRead, startSealedRead, writeSealedSegment } from "./sealed-segment.ts";
 
-export interface StreamJob {
-  s: EdgeServices;
-  sink: ResponseSink;
+/** A planned range stream: its segments in sending order, the origin's already open. */
+export interface RangeStream {
+  rpc: string;
   segments: Segment[];
   opened: Map<number, OpenedOriginSegment>;
-  source: SegmentSource;
-  protocol: WireProtocol;
-  rpc: string;
+  source: RangeSource;
+  ranges: RangeReader<ReadableStream<Uint8Array>>;
   ascending: boolean;
-  network: string;
-  rangeSize: number;
-  /** The client's deadline: past it, the stream ends with DeadlineExceeded in its end bytes. */
+  /** The client's deadline: checked between segments. */
   deadline: Deadline;
   /** An error to end with after every segment is sent (a range past the tip: OutOfRange). */
   endError?: unknown;
 }
 
+/** One segment ready to send: a sealed read started, or an origin stream opened. */
+export type Piece =
+  | { kind: "sealed"; read: SealedRead; from: number; to: number }
+  | { kind: "origin"; segment: OpenedOriginSegment };
+
 /**
- * Sends every segment in order, then the end-of-stream bytes. The next sealed read is started
- * while the current one is sent, so storage latency overlaps with sending (2 open reads at most,
- * within the 6 connections a Worker may hold). A failure mid-stream ends the stream with the
- * error in the trailer / end-stream frame.
+ * The segments of a stream in order, ready to send. The next sealed read is started while the
+ * current one is sent, so storage latency overlaps with sending (2 open reads at most, within the
+ * 6 connections a Worker may hold). The deadline is checked between segments. Reads and origin
+ * streams left open by an error or an early return are released. Ends with `endError` if set.
  */
-export async function streamSegments(job: StreamJob): Promise<void> {
-  const { s, sink, segments, opened, source } = job;
-  const signal = job.deadline.signal;
-  const check = createChainCheck(job.ascending);
+export async function* segmentPieces(stream: RangeStream): AsyncGenerator<Piece> {
+  const { segments, opened, source, ranges } = stream;
+  const signal = stream.deadline.signal;
   const prepare = (i: number): Promise<SealedRead> | undefined => {
     const seg = segments[i];
     if (seg?.kind !== "sealed") return undefined;
-    const read = s.metas
-      .meta(job.network, job.rangeSize, seg.index)
-      .then((meta) => startSealedRead(s.reader, meta, source, seg.from, seg.to));
+    const read = startSealedRead(ranges, source, seg.from, seg.to);
     read.catch(() => {});
     return read;
   };
   let next = prepare(0);
+  let done = false;
   try {
     for (let i = 0; i < segments.length; i++) {
       // Between segments (a native pipe cannot be stopped and still end the stream with a status).
       signal.throwIfAborted();
       const current = next;
       next = prepare(i + 1);
+      const seg = segments[i]!;
       if (current !== undefined)
-        await writeSealedSegment(sink, await beforeDeadline(signal, current), source, check, signal);
-      else await beforeDeadline(signal, writeOriginSegment(sink, opened.get(i)!, check));
+        yield { kind: "sealed", read: await beforeDeadline(signal, current), from: seg.from, to: seg.to };
+      else yield { kind: "origin", segment: opened.get(i)! };
     }
-    if (job.endError !== undefined) throw job.endError;
-    await sink.write(endOfStream(job.protocol));
+    done = true;
+  } finally {
+    if (!done) {
+      void next?.then((r) => r.body.cancel()).catch(() => {});
+      for (const o of opened.values()) void o.rest.return(undefined);
+    }
+  }
+  if (stream.endError !== undefined) throw stream.endError;
+}
+
+/**
+ * Sends a stream into a native response sink: sealed bytes piped, the origin's frames written,
+ * then the protocol's end-of-stream bytes — with the error in them when one ends it mid-stream.
+ */
+export async function sendSegments(
+  stream: RangeStream,
+  sink: ResponseSink,
+  protocol: WireProtocol,
+  log: (err: unknown) => void,
+): Promise<void> {
+  const check = new ChainCheck(stream.ascending);
+  const signal = stream.deadline.signal;
+  try {
+    for await (const piece of segmentPieces(stream)) {
+      if (piece.kind === "sealed")
+        await writeSealedSegment(sink, piece.read, piece.from, piece.to, stream.source, check, signal);
+      else await beforeDeadline(signal, writeOriginSegment(sink, piece.segment, check));
+    }
+    await sink.write(endOfStream(protocol));
     await sink.close();
   } catch (err) {
-    void next?.then((r) => r.object.body.cancel()).catch(() => {});
-    for (const o of opened.values()) void o.rest.return(undefined);
     // Past the deadline, whatever failed failed because of it (an aborted read or pipe).
     const error = orDeadline(signal, err);
     try {
-      await sink.write(endOfStream(job.protocol, toConnectError(job.rpc, error, s.log)));
+      await sink.write(endOfStream(protocol, toConnectError(stream.rpc, error, log)));
       await sink.close();
     } catch {
       await sink.abort(error).catch(() => {});
     }
   } finally {
-    job.deadline.dispose();
+    stream.deadline.dispose();
   }
 }

@@ -3,10 +3,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeFrame } from "../../proto/frame.ts";
 import { BlockIDSchema, BlockRangeSchema, ChainSpecSchema } from "../../proto/index.ts";
-import { quoteInput } from "../../proto/quote.ts";
 import { clientsFor } from "../testing/clients.ts";
 import { type EdgeFixture, fetchWith, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
-import { MAX_DEADLINE_MS, parseDeadlineMs } from "./deadline.ts";
 
 const f = fixture as EdgeFixture;
 const URL_BASE = "https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer";
@@ -69,42 +67,6 @@ function codeOf(name: string): Code {
     .replace(/^./, (c) => c.toUpperCase());
   return Code[key as keyof typeof Code];
 }
-
-describe("parseDeadlineMs", () => {
-  const h = (name: string, value: string) => new Headers({ [name]: value });
-  it("reads both headers, clamps huge deadlines and refuses malformed ones as connect-es does", () => {
-    expect(parseDeadlineMs("grpc-web", new Headers())).toBeUndefined();
-    expect(parseDeadlineMs("grpc-web", h("grpc-timeout", "5S"))).toBe(5000);
-    expect(parseDeadlineMs("connect-stream", h("connect-timeout-ms", "250"))).toBe(250);
-    expect(parseDeadlineMs("grpc-web", h("grpc-timeout", "597H"))).toBe(MAX_DEADLINE_MS);
-    expect(parseDeadlineMs("connect-unary", h("connect-timeout-ms", "9999999999"))).toBe(MAX_DEADLINE_MS);
-    for (const [name, value] of [
-      ["grpc-timeout", "abc"],
-      ["grpc-timeout", "123456789S"],
-      ["grpc-timeout", "5"],
-      ["connect-timeout-ms", "-5"],
-      ["connect-timeout-ms", "12345678901"],
-      ["connect-timeout-ms", "1.5"],
-    ] as const) {
-      const protocol = name === "grpc-timeout" ? "grpc-web" : "connect-stream";
-      expect(() => parseDeadlineMs(protocol, h(name, value)), `${name}: ${value}`).toThrow(
-        expect.objectContaining({ code: Code.InvalidArgument }),
-      );
-    }
-  });
-
-  it("quotes at most a short prefix of a malformed value", () => {
-    const long = "9".repeat(30_000);
-    let message = "";
-    try {
-      parseDeadlineMs("connect-unary", h("connect-timeout-ms", long));
-    } catch (err) {
-      message = (err as ConnectError).rawMessage;
-    }
-    expect(message).toContain(quoteInput(long));
-    expect(message.length).toBeLessThan(120);
-  });
-});
 
 describe.skipIf(fixture === null)("client deadlines at the edge", () => {
   beforeAll(seedBucket);

@@ -2,26 +2,36 @@ import type { DescMessage } from "@bufbuild/protobuf";
 import { createConnectRouter } from "@connectrpc/connect";
 import { createFetchHandler } from "@connectrpc/connect/protocol";
 import { LightedgeError } from "../../proto/errors.ts";
+import { FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import { CompactTxStreamer } from "../../proto/index.ts";
+import { beforeDeadline, type Deadline } from "../../proto/wire/deadline.ts";
+import { errorInterceptor } from "../../proto/wire/error-interceptor.ts";
+import { maxRequestBytes } from "../../proto/wire/limits.ts";
+import {
+  type DetectedProtocol,
+  timeoutHeaderOf,
+  timeoutHeaderValue,
+  type WireProtocol,
+} from "../../proto/wire/protocol.ts";
 import { serveBlockRange } from "../blocks/block-range.ts";
 import { serveGetBlock } from "../blocks/get-block.ts";
 import type { EdgeServices } from "../services.ts";
 import { connectGetToPost, GET_METHODS } from "../wire/connect-get.ts";
 import { viaGrpcWebText } from "../wire/grpc-web-text.ts";
-import type { DetectedProtocol, WireProtocol } from "../wire/protocol.ts";
 import { checkedRouterRequest } from "../wire/request.ts";
 import { type ChainInfo, createChainInfo } from "./chain-info.ts";
-import { beforeDeadline, type Deadline, timeoutHeaderOf } from "./deadline.ts";
 import { FAST_UNARY, fastUnaryProtocol, serveFastUnary } from "./fast-unary.ts";
-import { MAX_RPC_REQUEST_BYTES, maxRequestBytes } from "./limits.ts";
 import { registerRoutes } from "./router.ts";
 
 type Handler = (req: Request) => Promise<Response>;
 
+/** Largest request the router takes: SendTransaction's cap, its JSON form included. */
+const ROUTER_READ_MAX_BYTES = maxRequestBytes("SendTransaction", false);
+
 /**
  * Routes one RPC: gRPC-web-text is unwrapped to binary gRPC-web first; the four block RPCs in a
- * binary protocol take the stored-frame fast path; everything else (JSON, node-only RPCs, tip and
- * info) goes through a Connect router.
+ * binary, uncompressed protocol take the stored-frame fast path; everything else (JSON,
+ * compressed requests, node-only RPCs, tip and info) goes through a Connect router.
  */
 export async function dispatchRpc(
   s: EdgeServices,
@@ -32,11 +42,12 @@ export async function dispatchRpc(
   deadline: Deadline,
 ): Promise<Response> {
   if (detected.text) {
-    return viaGrpcWebText(req, MAX_RPC_REQUEST_BYTES, (inner) =>
-      dispatchRpc(s, network, method, inner, { protocol: "grpc-web", binary: true, text: false }, deadline),
+    const binary: DetectedProtocol = { protocol: "grpc-web", binary: true, text: false, stream: true };
+    return viaGrpcWebText(req, method, maxRequestBytes(method) + FRAME_HEADER_BYTES, (inner) =>
+      dispatchRpc(s, network, method, inner, binary, deadline),
     );
   }
-  if (detected.binary) {
+  if (detected.binary && detected.encoding === undefined) {
     if (method === "GetBlockRange" || method === "GetBlockRangeNullifiers") {
       return serveBlockRange(s, network, method, req, detected.protocol, deadline);
     }
@@ -65,7 +76,7 @@ async function viaRouter(
   if (detected.protocol === "connect-get") {
     if (!GET_METHODS.has(method))
       throw new LightedgeError("bad-request", "edge.dispatch", "this method is not available over GET");
-    routed = connectGetToPost(req);
+    routed = connectGetToPost(req, method);
   }
   routed = await checkedForRouter(routed, detected, method, deadline);
   // The router's handlers run their own deadline from the header: hand them the clamped value,
@@ -102,7 +113,14 @@ function checkedForRouter(
   const as = detected.protocol === "connect-get" ? "connect-unary" : detected.protocol;
   return beforeDeadline(
     deadline.signal,
-    checkedRouterRequest(req, as, schema, maxRequestBytes(method) + 5, detected.binary),
+    checkedRouterRequest(
+      req,
+      as,
+      schema,
+      method,
+      maxRequestBytes(method, detected.binary) + FRAME_HEADER_BYTES,
+      detected.binary,
+    ),
   );
 }
 
@@ -110,13 +128,7 @@ function checkedForRouter(
 function withTimeoutHeader(req: Request, protocol: WireProtocol, remainingMs: number | undefined): Request {
   if (remainingMs === undefined) return req;
   const name = timeoutHeaderOf(protocol);
-  // grpc-timeout holds at most 8 digits: whole seconds beyond that (never rounding up past the clamp).
-  const value =
-    name === "connect-timeout-ms"
-      ? String(remainingMs)
-      : remainingMs <= 99_999_999
-        ? `${remainingMs}m`
-        : `${Math.floor(remainingMs / 1000)}S`;
+  const value = timeoutHeaderValue(protocol, remainingMs);
   if (req.headers.get(name) === value) return req;
   const headers = new Headers(req.headers);
   headers.set(name, value);
@@ -139,7 +151,9 @@ function routerFor(s: EdgeServices, network: string): (req: Request, method: str
       grpc: false,
       grpcWeb: true,
       connect: true,
-      readMaxBytes: MAX_RPC_REQUEST_BYTES,
+      readMaxBytes: ROUTER_READ_MAX_BYTES,
+      // The router's one error mapping (the fast paths map their own, in the same function).
+      interceptors: [errorInterceptor({ log: (_rpc, err) => s.log(err) })],
     });
     registerRoutes(router, s, chainInfoFor(s), network);
     const handlers = new Map<string, Handler>(

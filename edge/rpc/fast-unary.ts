@@ -1,6 +1,5 @@
 import { type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { toConnectError } from "../../proto/errors.ts";
-import { encodeFrame } from "../../proto/frame.ts";
 import {
   BlockIDSchema,
   ChainSpecSchema,
@@ -8,13 +7,16 @@ import {
   LightdInfoSchema,
   TreeStateSchema,
 } from "../../proto/index.ts";
+import { Lru } from "../../proto/lru.ts";
+import { beforeDeadline, type Deadline, orDeadline } from "../../proto/wire/deadline.ts";
+import { MAX_SMALL_REQUEST_BYTES } from "../../proto/wire/limits.ts";
+import type { WireProtocol } from "../../proto/wire/protocol.ts";
+import { decodeRequest } from "../../proto/wire/request.ts";
 import type { EdgeServices } from "../services.ts";
 import { sealedTreeStateAt } from "../treestate/index.ts";
-import { contentTypeOf, endOfStream, errorResponse } from "../wire/end-stream.ts";
-import type { WireProtocol } from "../wire/protocol.ts";
-import { decodeRequestMessage, readRequestBytes } from "../wire/request.ts";
+import { readRequestBytes } from "../wire/request.ts";
+import { errorResponse, unaryResponse } from "../wire/responses.ts";
 import type { ChainInfo } from "./chain-info.ts";
-import { beforeDeadline, type Deadline, orDeadline } from "./deadline.ts";
 
 /**
  * The unary calls a wallet makes most — GetLatestBlock and GetLightdInfo (answered from the
@@ -22,7 +24,7 @@ import { beforeDeadline, type Deadline, orDeadline } from "./deadline.ts";
  * when the answer is in the isolate's cache) — answered without the Connect router in the binary
  * protocols: the router's per-call machinery (handler context, header and envelope parsing,
  * serialization options) costs more than these answers. Their bytes are the router's: same
- * messages, same envelope, same end-of-stream bytes (wire/end-stream.ts). Whatever the fast path
+ * messages, same envelope, same end-of-stream bytes (proto/wire/end-stream.ts). Whatever the fast path
  * does not hold (a tree state by hash, above the sealed tip, not backfilled) goes to the router
  * with the body already read.
  */
@@ -45,7 +47,7 @@ export interface FastUnaryCounters {
 }
 
 interface FastState {
-  treeStates: Map<string, Uint8Array>;
+  treeStates: Lru<string, Uint8Array>;
   counters: FastUnaryCounters;
 }
 
@@ -54,7 +56,10 @@ const states = new WeakMap<EdgeServices, FastState>();
 function stateOf(s: EdgeServices): FastState {
   let st = states.get(s);
   if (st === undefined) {
-    st = { treeStates: new Map(), counters: { treeStateHits: 0, treeStateMisses: 0 } };
+    st = {
+      treeStates: new Lru({ maxEntries: TREE_STATE_CACHE_ENTRIES }),
+      counters: { treeStateHits: 0, treeStateMisses: 0 },
+    };
     states.set(s, st);
   }
   return st;
@@ -81,9 +86,12 @@ export async function serveFastUnary(
 ): Promise<Response> {
   const signal = deadline.signal;
   try {
-    const bytes = await beforeDeadline(signal, readRequestBytes(req, protocol));
+    const bytes = await beforeDeadline(
+      signal,
+      readRequestBytes(req, protocol, method, MAX_SMALL_REQUEST_BYTES),
+    );
     const decode = <D extends DescMessage>(schema: D): MessageShape<D> =>
-      decodeRequestMessage(bytes, protocol, schema);
+      decodeRequest(schema, bytes, method, protocol);
     let message: Uint8Array | undefined;
     if (method === "GetLatestBlock") {
       decode(ChainSpecSchema);
@@ -125,8 +133,6 @@ async function treeStateBytes(
   const hit = st.treeStates.get(key);
   if (hit !== undefined) {
     st.counters.treeStateHits++;
-    st.treeStates.delete(key);
-    st.treeStates.set(key, hit);
     return hit;
   }
   // Heights past 2^53 are no sealed height: the router answers them (above the tip).
@@ -137,22 +143,15 @@ async function treeStateBytes(
   st.counters.treeStateMisses++;
   const bytes = toBinary(TreeStateSchema, state);
   st.treeStates.set(key, bytes);
-  if (st.treeStates.size > TREE_STATE_CACHE_ENTRIES) st.treeStates.delete(st.treeStates.keys().next().value!);
   return bytes;
 }
 
 /** A unary answer in the request's protocol, as the Connect router writes it. */
 function answer(s: EdgeServices, message: Uint8Array, protocol: WireProtocol): Response {
-  const headers: Record<string, string> = { "content-type": contentTypeOf[protocol] };
-  let body = message;
-  if (protocol === "grpc-web") {
-    const ok = endOfStream("grpc-web");
-    body = new Uint8Array(message.length + 5 + ok.length);
-    body.set(encodeFrame(message), 0);
-    body.set(ok, message.length + 5);
-  }
   // As dispatch.ts does for the router's GET answers: cacheable for as long as the head is.
-  if (protocol === "connect-get")
-    headers["cache-control"] = `public, max-age=${Math.max(1, Math.floor(s.config.headCacheMs / 1000))}`;
-  return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  const headers: Record<string, string> =
+    protocol === "connect-get"
+      ? { "cache-control": `public, max-age=${Math.max(1, Math.floor(s.config.headCacheMs / 1000))}` }
+      : {};
+  return unaryResponse(protocol, message, headers);
 }

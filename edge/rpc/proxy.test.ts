@@ -1,9 +1,9 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { ShieldedProtocol } from "../../proto/index.ts";
+import { MAX_ADDRESSES } from "../../proto/wire/limits.ts";
 import { clientsFor, collect } from "../testing/clients.ts";
 import { fixture, testEnv } from "../testing/fixture.ts";
-import { MAX_ADDRESSES } from "./limits.ts";
 
 const taddr = "t1XVXWCvpMgBvUaed4XDqWtgQgJSu1Ghz7F";
 

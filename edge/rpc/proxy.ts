@@ -7,10 +7,10 @@ import {
   type ServiceImpl,
 } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { LightedgeError, toConnectError } from "../../proto/errors.ts";
+import { LightedgeError } from "../../proto/errors.ts";
 import { CompactTxStreamer } from "../../proto/index.ts";
+import { checkAddress, checkAddresses, checkExcludeSuffixes } from "../../proto/wire/limits.ts";
 import type { OriginClient } from "../tail/origin-client.ts";
-import { checkAddress, checkAddresses, checkExclude } from "./limits.ts";
 
 type Impl = ServiceImpl<typeof CompactTxStreamer>;
 type OriginApi = Client<typeof CompactTxStreamer>;
@@ -39,19 +39,13 @@ export function createOriginApi(origin: OriginClient, baseUrl: string): OriginAp
 
 /**
  * Everything only a node can answer, proxied to the origin: validated here first (limits cost
- * the origin nothing), errors passed through with their codes, failures to reach it Unavailable.
+ * the origin nothing, proto/wire/limits.ts), the origin's errors passed through with their codes,
+ * failures to reach it Unavailable; the router's interceptor maps what is thrown.
  */
-export function proxiedMethods(
-  api: OriginApi | undefined,
-  network: string,
-  log: (err: unknown) => void,
-): Partial<Impl> {
+export function proxiedMethods(api: OriginApi | undefined, network: string): Partial<Impl> {
   const need = (rpc: string): OriginApi => {
     if (api !== undefined) return api;
-    throw toConnectError(
-      rpc,
-      new LightedgeError("unavailable", "edge.proxy", `no origin is configured for ${network}`),
-    );
+    throw new LightedgeError("unavailable", rpc, `${rpc}: no origin is configured for ${network}`);
   };
   const unary =
     <I, O>(
@@ -64,7 +58,7 @@ export function proxiedMethods(
         check?.(req);
         return await call(need(rpc), req, callOpts(ctx));
       } catch (err) {
-        throw toConnectError(rpc, pastDeadline(ctx) ?? err, log);
+        throw pastDeadline(ctx) ?? err;
       }
     };
   const stream = <I, O>(
@@ -77,7 +71,7 @@ export function proxiedMethods(
         check?.(req);
         yield* call(need(rpc), req, callOpts(ctx));
       } catch (err) {
-        throw toConnectError(rpc, pastDeadline(ctx) ?? err, log);
+        throw pastDeadline(ctx) ?? err;
       }
     };
   return {
@@ -86,22 +80,22 @@ export function proxiedMethods(
     getTaddressTxids: stream(
       "GetTaddressTxids",
       (a, r, o) => a.getTaddressTxids(r, o),
-      (r) => checkAddress(r.address, network),
+      (r) => checkAddress("GetTaddressTxids", r.address, network),
     ),
     getTaddressTransactions: stream(
       "GetTaddressTransactions",
       (a, r, o) => a.getTaddressTransactions(r, o),
-      (r) => checkAddress(r.address, network),
+      (r) => checkAddress("GetTaddressTransactions", r.address, network),
     ),
     getTaddressBalance: unary(
       "GetTaddressBalance",
       (a, r, o) => a.getTaddressBalance(r, o),
-      (r) => checkAddresses(r.addresses, network),
+      (r) => checkAddresses("GetTaddressBalance", r.addresses, network),
     ),
     getMempoolTx: stream(
       "GetMempoolTx",
       (a, r, o) => a.getMempoolTx(r, o),
-      (r) => checkExclude(r.excludeTxidSuffixes),
+      (r) => checkExcludeSuffixes("GetMempoolTx", r.excludeTxidSuffixes),
     ),
     getMempoolStream: stream("GetMempoolStream", (a, r, o) => a.getMempoolStream(r, o)),
     getTreeState: unary("GetTreeState", (a, r, o) => a.getTreeState(r, o)),
@@ -110,12 +104,12 @@ export function proxiedMethods(
     getAddressUtxos: unary(
       "GetAddressUtxos",
       (a, r, o) => a.getAddressUtxos(r, o),
-      (r) => checkAddresses(r.addresses, network),
+      (r) => checkAddresses("GetAddressUtxos", r.addresses, network),
     ),
     getAddressUtxosStream: stream(
       "GetAddressUtxosStream",
       (a, r, o) => a.getAddressUtxosStream(r, o),
-      (r) => checkAddresses(r.addresses, network),
+      (r) => checkAddresses("GetAddressUtxosStream", r.addresses, network),
     ),
     ping: unary("Ping", (a, r, o) => a.ping(r, o)),
   };

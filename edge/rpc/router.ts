@@ -1,5 +1,4 @@
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { toConnectError } from "../../proto/errors.ts";
 import { CompactTxStreamer } from "../../proto/index.ts";
 import type { EdgeServices } from "../services.ts";
 import { storedTreeStateMethods } from "../treestate/index.ts";
@@ -7,7 +6,10 @@ import type { ChainInfo } from "./chain-info.ts";
 import { jsonBlockMethods } from "./json-blocks.ts";
 import { createOriginApi, proxiedMethods } from "./proxy.ts";
 
-/** Registers every CompactTxStreamer method for one network on a Connect router. */
+/**
+ * Registers every CompactTxStreamer method for one network on a Connect router. Errors are mapped
+ * by the router's one interceptor (dispatch.ts), not here.
+ */
 export function registerRoutes(
   router: ConnectRouter,
   s: EdgeServices,
@@ -18,26 +20,14 @@ export function registerRoutes(
   const originUrl = s.config.origins.get(network);
   const api =
     origin !== undefined && originUrl !== undefined ? createOriginApi(origin, originUrl) : undefined;
-  const proxied = proxiedMethods(api, network, s.log);
+  const proxied = proxiedMethods(api, network);
   router.service(CompactTxStreamer, {
     ...proxied,
     // Tree states from storage; the origin (when configured) answers what is not stored.
     ...storedTreeStateMethods(s, network, api !== undefined ? proxied : {}),
     ...jsonBlockMethods(s, network),
-    getLatestBlock: async () => {
-      try {
-        return await info.latestBlock(network);
-      } catch (err) {
-        throw toConnectError("GetLatestBlock", err, s.log);
-      }
-    },
-    getLightdInfo: async () => {
-      try {
-        return await info.lightdInfo(network);
-      } catch (err) {
-        throw toConnectError("GetLightdInfo", err, s.log);
-      }
-    },
+    getLatestBlock: () => info.latestBlock(network),
+    getLightdInfo: () => info.lightdInfo(network),
     getTaddressBalanceStream: () => {
       // Client streaming needs full-duplex HTTP, which gRPC-web and browsers cannot do.
       throw new ConnectError(

@@ -6,7 +6,7 @@ import {
 } from "@connectrpc/connect/protocol-connect";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
 import { encodeFrame, FLAG_CONNECT_END_STREAM, FLAG_DATA } from "../../proto/frame.ts";
-import { type ReadFrame, readFrames } from "../wire/frame-reader.ts";
+import { type ReadFrame, readFrames } from "../../proto/wire/frames.ts";
 
 /** The bound: with the origin down, tail and node-only calls fail within 1 s. */
 export const ORIGIN_HEADERS_TIMEOUT_MS = 1_000;

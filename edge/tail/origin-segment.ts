@@ -1,9 +1,9 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { LightedgeError } from "../../proto/errors.ts";
 import { BlockIDSchema, BlockRangeSchema, type PoolType } from "../../proto/index.ts";
-import type { ChainCheck } from "../blocks/chain-check.ts";
+import type { ChainCheck } from "../../proto/range/chain-link.ts";
+import type { ReadFrame } from "../../proto/wire/frames.ts";
 import { readBlockIdentity } from "../wire/block-identity.ts";
-import type { ReadFrame } from "../wire/frame-reader.ts";
 import type { ResponseSink } from "../wire/sink.ts";
 import type { OriginClient } from "./origin-client.ts";
 
@@ -40,15 +40,14 @@ export async function openOriginSegment(
   return { from, to, first: first.value, rest };
 }
 
-/** Sends an opened origin segment's frames unchanged, checking every height and prevHash link. */
-export async function writeOriginSegment(
-  sink: ResponseSink,
+/** An opened origin segment's frames as they arrive, every height and prevHash link checked. */
+export async function* checkedOriginFrames(
   seg: OpenedOriginSegment,
   check: ChainCheck,
-): Promise<void> {
+): AsyncGenerator<ReadFrame> {
   const step = seg.to >= seg.from ? 1 : -1;
   let expected = seg.from;
-  const send = async (frame: ReadFrame) => {
+  const admit = (frame: ReadFrame) => {
     const id = readBlockIdentity(frame.message);
     if (id.height !== expected || expected === seg.to + step) {
       throw new LightedgeError(
@@ -57,12 +56,12 @@ export async function writeOriginSegment(
         `the origin sent block ${id.height} where ${expected} was due; retry`,
       );
     }
-    check.run(id, id);
-    await sink.write(frame.bytes);
+    check.run(id);
     expected += step;
+    return frame;
   };
-  await send(seg.first);
-  for await (const frame of seg.rest) await send(frame);
+  yield admit(seg.first);
+  for await (const frame of seg.rest) yield admit(frame);
   if (expected !== seg.to + step) {
     throw new LightedgeError(
       "unavailable",
@@ -70,4 +69,13 @@ export async function writeOriginSegment(
       `the origin's stream stopped before block ${expected}; retry`,
     );
   }
+}
+
+/** Sends an opened origin segment's frames unchanged. */
+export async function writeOriginSegment(
+  sink: ResponseSink,
+  seg: OpenedOriginSegment,
+  check: ChainCheck,
+): Promise<void> {
+  for await (const frame of checkedOriginFrames(seg, check)) await sink.write(frame.bytes);
 }

@@ -112,7 +112,7 @@ export function storedTreeStateMethods(
         if (req.hash.length === 0) return await byHeight(rpc, head, Number(req.height), req, ctx);
         if (req.hash.length !== 32)
           throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash has 32 bytes`);
-        const hit = head ? await findSealedHash(s.metas, s.reader, head, req.hash) : undefined;
+        const hit = head ? await findSealedHash(s, head, req.hash) : undefined;
         if (hit) return await byHeight(rpc, head, hit.height, req, ctx);
         return await fall("getTreeState", new LightedgeError("not-found", rpc, `${rpc}: unknown block hash`))(
           req,
@@ -159,7 +159,7 @@ async function* subtreeRoots(
       );
     const head = await s.heads.head(network);
     if (head?.tip) {
-      const meta = await s.metas.meta(network, head.rangeSize, lastRangeIndex(head));
+      const meta = await s.ranges(network, head.rangeSize).meta(lastRangeIndex(head));
       const treeSize = blockInfo(meta, head.tip.height).treeSizes[pool];
       roots = await readSubtreeRoots(objectReadBytes(s.reader), network, {
         pool,

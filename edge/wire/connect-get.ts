@@ -1,5 +1,5 @@
-import { base64Decode } from "@bufbuild/protobuf/wire";
-import { LightedgeError } from "../../proto/errors.ts";
+import { maxRequestBytes } from "../../proto/wire/limits.ts";
+import { connectGetMessage } from "../../proto/wire/request.ts";
 
 /**
  * Unary RPCs without side effects, which Connect clients may call with GET so that a CDN can cache
@@ -19,18 +19,10 @@ export const GET_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** The POST a Connect GET stands for (`?connect=v1&encoding=…&message=…[&base64=1]`). */
-export function connectGetToPost(req: Request): Request {
+export function connectGetToPost(req: Request, rpc: string): Request {
   const params = new URL(req.url).searchParams;
   const encoding = params.get("encoding");
-  const message = params.get("message") ?? "";
-  let body: Uint8Array;
-  try {
-    body = params.get("base64") === "1" ? base64Decode(message) : new TextEncoder().encode(message);
-  } catch (cause) {
-    throw new LightedgeError("bad-request", "wire.connect-get", "bad base64 in the message parameter", {
-      cause,
-    });
-  }
+  const body = connectGetMessage(params, maxRequestBytes(rpc, encoding === "proto"), rpc);
   const headers = new Headers(req.headers);
   headers.set("content-type", encoding === "json" ? "application/json" : "application/proto");
   headers.set("connect-protocol-version", "1");

@@ -1,7 +1,7 @@
 import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
 import { concatBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { readCapped } from "./request.ts";
+import { readRequestBytes } from "./request.ts";
 
 /**
  * gRPC-web-text (older grpc-web JS clients): the same frames, base64 on the wire both ways. The
@@ -11,16 +11,18 @@ import { readCapped } from "./request.ts";
  */
 export async function viaGrpcWebText(
   req: Request,
+  rpc: string,
   maxBytes: number,
   inner: (req: Request) => Promise<Response>,
 ): Promise<Response> {
-  const text = new TextDecoder().decode(await readCapped(req, Math.ceil((maxBytes * 4) / 3) + 4));
+  const base64Max = Math.ceil((maxBytes * 4) / 3) + 4;
+  const text = new TextDecoder().decode(await readRequestBytes(req, "grpc-web", rpc, base64Max));
   let body: Uint8Array;
   try {
     // Clients may send several padded base64 chunks back to back: decode each.
     body = concatBytes((text.replace(/\s+/g, "").match(/[^=]+=*/g) ?? []).map((c) => base64Decode(c)));
   } catch (cause) {
-    throw new LightedgeError("bad-request", "wire.grpc-web-text", "request body is not base64", { cause });
+    throw new LightedgeError("bad-request", rpc, `${rpc}: request body is not base64`, { cause });
   }
   const headers = new Headers(req.headers);
   headers.set("content-type", "application/grpc-web+proto");

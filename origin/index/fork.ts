@@ -8,7 +8,7 @@ const PROBE = 16;
 /**
  * Walks back from `top` to the highest height where our chain and the node's agree (LWD drops one
  * block at a time; we probe in parallel batches). Heights at or below the sealed tip are compared
- * through `sealedHash`; returns -1 when even the lowest compared height differs (nothing in common
+ * through `wireHashView`; returns -1 when even the lowest compared height differs (nothing in common
  * at or above `floor`).
  */
 export async function findForkPoint(

@@ -1,24 +1,24 @@
-import { LightedgeError } from "../../proto/errors.ts";
 import {
-  assertMetaIdentity,
-  blockSpan,
-  decodeRangeMeta,
+  frameOf,
   type Projection,
   type RangeMeta,
+  RangeReader,
   rangeIndexOf,
-  rangeKeys,
+  type SpanRead,
   verifySection,
+  wireHashView,
+  wirePrevHashView,
 } from "../../proto/range/index.ts";
 import type { BlobStore } from "../store/index.ts";
 import type { ChainBlock } from "./chain-view.ts";
 import { codecOptions } from "./codec-options.ts";
-import { type SealedSpan, sealedFrame, sealedHash, sealedPrevHash } from "./sealed-span.ts";
 
-export type { SealedSpan };
+/** Frames of heights `lo..hi` of one sealed range, as one ranged read returned them (ascending). */
+export type SealedSpan = SpanRead<Uint8Array>;
 
 /** Reads sealed ranges back from the store (the origin's own reads: server streams, bootstrap). */
 export interface SealedReader {
-  /** Decoded, validated metadata of range `index` (cached); not-found when absent. */
+  /** Decoded, validated metadata of range `index` (cached); `corrupt` when absent. */
   meta(index: number): Promise<RangeMeta>;
   /** Stored frames of heights `lo..hi` (lo ≤ hi, one range): one ranged read of the data object. */
   read(projection: Projection, lo: number, hi: number): Promise<SealedSpan>;
@@ -32,62 +32,39 @@ export interface SealedReader {
 const CACHE_ENTRIES = 256;
 
 /**
- * Integrity (proto/range-format.md §Integrity): a metadata object is checked whole on every load
- * (its SHA-256 trailer) before its table steers any read. A data object's SHA-256 covers the whole
- * object, so it is checked the first time a read covers the whole object and remembered for the
- * process's life (objects are immutable); partial reads are trusted within the metadata's bounds
- * — the exact span length must come back — as the edge trusts its ranged reads.
+ * The origin's side of the sealed-range reader (proto/range/reader.ts, shared with the edge): data
+ * spans come back as bytes. Integrity (proto/range-format.md §Integrity): a metadata object is
+ * checked whole on every load; a data object's SHA-256 covers the whole object, so it is checked
+ * the first time a read covers the whole object and remembered for the process's life (objects are
+ * immutable); partial reads are trusted within the metadata's bounds — the exact span length must
+ * come back — as the edge trusts its ranged reads.
  */
 export function createSealedReader(store: BlobStore, network: string, rangeSize: number): SealedReader {
-  const cache = new Map<number, Promise<RangeMeta>>();
+  const ranges = new RangeReader<Uint8Array>(
+    {
+      readObject: (key) => store.get(key),
+      async readSpan(key, span) {
+        const bytes = await store.get(key, span);
+        return bytes === null ? null : { body: bytes, length: bytes.length };
+      },
+    },
+    { network, rangeSize, cacheEntries: CACHE_ENTRIES, codec: codecOptions },
+  );
   /** Projections whose whole data object passed verifySection, per range index. */
   const verified = new Map<number, Set<Projection>>();
 
-  const load = async (index: number): Promise<RangeMeta> => {
-    const key = rangeKeys(network, rangeSize, index).meta;
-    const bytes = await store.get(key);
-    if (bytes === null)
-      throw new LightedgeError("not-found", "sealed-reader", `range object ${key} is missing`);
-    const meta = decodeRangeMeta(bytes, codecOptions);
-    assertMetaIdentity(meta, { network, rangeSize, index });
-    return meta;
-  };
-
-  const meta = (index: number): Promise<RangeMeta> => {
-    let entry = cache.get(index);
-    if (entry === undefined) {
-      entry = load(index);
-      entry.catch(() => cache.delete(index));
-      if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-    } else {
-      cache.delete(index); // re-insert: most recently used last
-    }
-    cache.set(index, entry);
-    return entry;
-  };
-
   const read = async (projection: Projection, lo: number, hi: number): Promise<SealedSpan> => {
-    const index = rangeIndexOf(lo, rangeSize);
-    const m = await meta(index);
-    const span = blockSpan(m, projection, lo, hi);
-    const key = rangeKeys(network, rangeSize, index).data[projection];
-    const bytes = await store.get(key, span);
-    if (bytes === null || bytes.length !== span.length) {
-      throw new LightedgeError(
-        "corrupt",
-        "sealed-reader",
-        `${key}: expected ${span.length} bytes at ${span.offset}, got ${bytes?.length ?? "none"}`,
-      );
+    const span = await ranges.read(projection, lo, hi);
+    const { meta } = span;
+    if (span.span.length === meta.sections[projection].length && !verified.get(meta.index)?.has(projection)) {
+      verifySection(meta, projection, span.body, codecOptions);
+      verified.set(meta.index, (verified.get(meta.index) ?? new Set()).add(projection));
     }
-    if (span.length === m.sections[projection].length && !verified.get(index)?.has(projection)) {
-      verifySection(m, projection, bytes, codecOptions);
-      verified.set(index, (verified.get(index) ?? new Set()).add(projection));
-    }
-    return { meta: m, projection, lo, hi, bytes, base: span.offset };
+    return span;
   };
 
   return {
-    meta,
+    meta: (index) => ranges.meta(index),
     read,
     async *blocks(projection, from, to, signal) {
       const descending = from > to;
@@ -102,16 +79,16 @@ export function createSealedReader(store: BlobStore, network: string, rangeSize:
           const height = descending ? hi - k : lo + k;
           yield {
             height,
-            wireHash: sealedHash(s.meta, height),
-            wirePrevHash: sealedPrevHash(s.meta, height),
-            frame: sealedFrame(s, height),
+            wireHash: wireHashView(s.meta, height),
+            wirePrevHash: wirePrevHashView(s.meta, height),
+            frame: frameOf(s, height),
           };
         }
         if (index === last) return;
       }
     },
     forget(fromIndex) {
-      for (const index of [...cache.keys()]) if (index >= fromIndex) cache.delete(index);
+      ranges.forget(fromIndex);
       for (const index of [...verified.keys()]) if (index >= fromIndex) verified.delete(index);
     },
   };

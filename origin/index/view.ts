@@ -75,7 +75,7 @@ export function createChainView(src: ViewSource): IndexView {
   /**
    * One stream, one generator: each height from whichever source holds it now (the seam moves as
    * ranges seal), `emit` shaping what is yielded. Sealed heights come a range at a time from one
-   * ranged read; inside a range the metadata guarantees the chain (sealed-span.ts), so continuity
+   * ranged read; inside a range the metadata guarantees the chain (proto/range/meta-query.ts wirePrevHashView), so continuity
    * is checked where sources meet — between ranges, at the seam, and between tail blocks.
    */
   async function* walk<T>(

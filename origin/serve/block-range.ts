@@ -2,25 +2,19 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { LightedgeError } from "../../proto/errors.ts";
 import { type BlockRange, type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
-import {
-  filterCompactBlock,
-  nullifiersOnly,
-  type PoolSet,
-  poolSetFromRequest,
-  storedProjectionFor,
-} from "../../proto/pools.ts";
+import { type RangeRpc, rangeSourceFor } from "../../proto/pools.ts";
+import { checkBlockRange } from "../../proto/wire/limits.ts";
 import type { Projection } from "../index/chain-view.ts";
 import { blockMessage, servedTip } from "./blocks.ts";
 import type { Serve } from "./context.ts";
 import { frameMessage } from "./stored-message.ts";
-import { heightOf } from "./values.ts";
 
-export type RangeRpc = "GetBlockRange" | "GetBlockRangeNullifiers";
+export type { RangeRpc };
 
 /**
  * What a checked BlockRange streams: heights `from..to` of `projection`, either as stored
- * (`project` undefined) or each block decoded and passed through `project` (a pool set nobody
- * stores: one decode + encode per block).
+ * (`project` undefined) or each block decoded and passed through `project` (proto/pools.ts
+ * rangeSourceFor, the choice the edge makes too).
  */
 export interface RangePlan {
   from: number;
@@ -32,50 +26,21 @@ export interface RangePlan {
 }
 
 /**
- * Checked bounds of a BlockRange: a missing end is a bad request. Past the tip, as lightwalletd
- * (common/common.go GetBlockRange walks start→end and fails at the first block it lacks with
- * OutOfRange): a range that starts above the tip is refused before any block; an ascending range
- * that runs past the tip streams the blocks up to the tip, then ends with OutOfRange (`after`).
+ * Validates a BlockRange request (proto/wire/limits.ts) and picks its source. Past the tip, as
+ * lightwalletd (common/common.go GetBlockRange walks start→end and fails at the first block it
+ * lacks with OutOfRange): a range that starts above the tip is refused before any block; an
+ * ascending range that runs past the tip streams the blocks up to the tip, then ends with
+ * OutOfRange (`after`). Shared by the connect-node handler and the fast path.
  */
-function rangeBounds(
-  s: Pick<Serve, "chain">,
-  rpc: string,
-  range: BlockRange,
-): { from: number; to: number; after?: LightedgeError } {
-  if (range.start === undefined || range.end === undefined) {
-    throw new LightedgeError("bad-request", rpc, `${rpc}: a range needs a start and an end`);
-  }
-  const from = heightOf(rpc, range.start.height);
-  const to = heightOf(rpc, range.end.height);
+export function planBlockRange(s: Pick<Serve, "chain">, rpc: RangeRpc, range: BlockRange): RangePlan {
+  const { start: from, end, pools } = checkBlockRange(rpc, range);
+  const source = rangeSourceFor(rpc, pools);
   const tip = servedTip(s.chain, rpc).height;
   const aboveTip = (height: number) =>
     new LightedgeError("above-tip", rpc, `${rpc}: height ${height} is above the tip ${tip}`);
   if (from > tip) throw aboveTip(from);
-  if (to > tip) return { from, to: tip, after: aboveTip(tip + 1) };
-  return { from, to };
-}
-
-/**
- * Validates a BlockRange request and picks its source. The default pool set (empty poolTypes)
- * and the nullifier projection are served as stored; any other pool set decodes the full
- * projection and filters each block. Shared by the connect-node handler and the fast path.
- */
-export function planBlockRange(s: Pick<Serve, "chain">, rpc: RangeRpc, range: BlockRange): RangePlan {
-  let pools: PoolSet;
-  try {
-    pools = poolSetFromRequest(range.poolTypes);
-  } catch (err) {
-    throw new LightedgeError("bad-request", rpc, `${rpc}: ${(err as Error).message}`);
-  }
-  const { from, to, after } = rangeBounds(s, rpc, range);
-  const stored = storedProjectionFor(pools);
-  const direct = rpc === "GetBlockRangeNullifiers" ? (stored === "shielded" ? "nullifiers" : null) : stored;
-  if (direct !== null) return { from, to, projection: direct, after };
-  const project =
-    rpc === "GetBlockRangeNullifiers"
-      ? (b: CompactBlock) => nullifiersOnly(filterCompactBlock(b, pools))
-      : (b: CompactBlock) => filterCompactBlock(b, pools);
-  return { from, to, projection: "full", project, after };
+  if (end > tip) return { from, to: tip, ...source, after: aboveTip(tip + 1) };
+  return { from, to: end, ...source };
 }
 
 /**

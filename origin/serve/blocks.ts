@@ -4,10 +4,10 @@ import { LightedgeError } from "../../proto/errors.ts";
 import { encodeFrame } from "../../proto/frame.ts";
 import { type BlockID, BlockIDSchema, type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
 import { nullifiersOnly } from "../../proto/pools.ts";
+import { heightOf } from "../../proto/wire/limits.ts";
 import type { ChainView } from "../index/chain-view.ts";
 import type { Serve } from "./context.ts";
 import { frameMessage, storedMessage, wantsJson } from "./stored-message.ts";
-import { heightOf } from "./values.ts";
 
 /** A stored frame as the response message: passed through for binary codecs, decoded for JSON. */
 export function blockMessage(frame: Uint8Array, ctx: HandlerContext): CompactBlock {

@@ -1,10 +1,10 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CompactTx } from "../../proto/index.ts";
+import type { RpcErrorLog as ErrorLog } from "../../proto/wire/error-interceptor.ts";
 import type { TreeStateService } from "../treestate/service.ts";
 import { createTrafficClassifier } from "./edge-secret.ts";
 import { createNodeGate, DEFAULT_NODE_GATE, type NodeGate, type NodeGateOptions } from "./node-gate.ts";
 import type { ChainView, ServeNode } from "./ports.ts";
-import type { ErrorLog } from "./rpc-errors.ts";
 import type { RpcObserver } from "./serve-metrics.ts";
 
 /** Everything the service is built from. Only `chain`, `node` and `network` are required. */

@@ -1,6 +1,7 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { CompactTxStreamer } from "../../proto/index.ts";
+import { errorInterceptor } from "../../proto/wire/error-interceptor.ts";
 import { DEFAULT_RETRY_PUSHBACK_MS, type OriginServiceOptions } from "./context.ts";
 import { clampDeadlineHeaders } from "./deadline.ts";
 import { withFastPath } from "./fast/router.ts";
@@ -11,9 +12,8 @@ import { withStrictRequests } from "./strict-requests.ts";
 export type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
 
 /**
- * Largest request message accepted. Above SendTransaction's 2,000,000-byte limit so an oversized
- * transaction gets its InvalidArgument (protocol.md) rather than a codec ResourceExhausted; also
- * fits 10,000 addresses or 20,000 mempool suffixes.
+ * connect-node's own cap: above every per-method cap (proto/wire/limits.ts, checked first by
+ * strict-requests.ts), JSON's base64 included, so the per-method caps are what clients meet.
  */
 export const READ_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -24,20 +24,16 @@ export const READ_MAX_BYTES = 4 * 1024 * 1024;
  */
 export function createOriginHandler(options: OriginServiceOptions): NodeHandlerFn {
   const service = createOriginService(options);
+  const pushbackMs = options.retryPushbackMs ?? DEFAULT_RETRY_PUSHBACK_MS;
   const connect = connectNodeAdapter({
     routes: (router: ConnectRouter) => {
       router.service(CompactTxStreamer, service);
     },
     readMaxBytes: READ_MAX_BYTES,
+    // The router's one error mapping (and per-call metrics); the fast path maps its own.
+    interceptors: [errorInterceptor({ pushbackMs, log: options.log, observer: options.observer })],
   });
-  const strict = withStrictRequests(
-    {
-      readMaxBytes: READ_MAX_BYTES,
-      pushbackMs: options.retryPushbackMs ?? DEFAULT_RETRY_PUSHBACK_MS,
-      log: options.log,
-    },
-    connect,
-  );
+  const strict = withStrictRequests({ pushbackMs, log: options.log }, connect);
   const clamped: NodeHandlerFn = (req, res) => {
     clampDeadlineHeaders(req.headers);
     strict(req, res);
@@ -45,8 +41,7 @@ export function createOriginHandler(options: OriginServiceOptions): NodeHandlerF
   if (options.fastPath === false) return clamped;
   const deps = {
     chain: options.chain,
-    pushbackMs: options.retryPushbackMs ?? DEFAULT_RETRY_PUSHBACK_MS,
-    readMaxBytes: READ_MAX_BYTES,
+    pushbackMs,
     log: options.log,
     observer: options.observer,
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LightedgeError } from "../../proto/errors.ts";
-import { checkSuffixes, excludedIndices, MAX_EXCLUDE_SUFFIXES } from "./mempool-filter.ts";
+import { checkExcludeSuffixes as checkSuffixes, MAX_EXCLUDE_SUFFIXES } from "../../proto/wire/limits.ts";
+import { excludedIndices } from "./mempool-filter.ts";
 
 const txid = (...tail: number[]) => {
   const bytes = new Uint8Array(32).fill(0x11);

@@ -1,26 +1,4 @@
 import { toHex } from "../../proto/bytes.ts";
-import { LightedgeError } from "../../proto/errors.ts";
-
-/** Exclusion list bounds (lightwalletd GetMempoolTx): at most this many suffixes… */
-export const MAX_EXCLUDE_SUFFIXES = 20_000;
-/** …each at most a whole txid. */
-export const MAX_SUFFIX_BYTES = 32;
-
-const hex = toHex;
-
-export function checkSuffixes(rpc: string, suffixes: readonly Uint8Array[]): void {
-  if (suffixes.length > MAX_EXCLUDE_SUFFIXES) {
-    throw new LightedgeError(
-      "too-large",
-      rpc,
-      `${rpc}: more than ${MAX_EXCLUDE_SUFFIXES} txid suffixes to exclude`,
-    );
-  }
-  for (const s of suffixes) {
-    if (s.length > MAX_SUFFIX_BYTES)
-      throw new LightedgeError("bad-request", rpc, `${rpc}: a txid suffix is longer than 32 bytes`);
-  }
-}
 
 /**
  * Indices of the transactions a wallet asked to leave out. A suffix (of the wire-order txid, i.e.
@@ -38,7 +16,7 @@ export function excludedIndices(
   for (const length of lengths) {
     wireTxids.forEach((txid, index) => {
       if (txid.length < length) return;
-      const key = `${length}:${hex(txid.subarray(txid.length - length))}`;
+      const key = `${length}:${toHex(txid.subarray(txid.length - length))}`;
       const list = byTail.get(key);
       if (list === undefined) byTail.set(key, [index]);
       else list.push(index);
@@ -46,7 +24,7 @@ export function excludedIndices(
   }
   const excluded = new Set<number>();
   for (const suffix of suffixes) {
-    const matches = byTail.get(`${suffix.length}:${hex(suffix)}`);
+    const matches = byTail.get(`${suffix.length}:${toHex(suffix)}`);
     if (matches?.length === 1) excluded.add(matches[0]!);
   }
   return excluded;

@@ -8,8 +8,9 @@ import {
   RawTransactionSchema,
 } from "../../proto/index.ts";
 import { filterCompactTx, type PoolSet, poolSetFromRequest } from "../../proto/pools.ts";
+import { checkExcludeSuffixes } from "../../proto/wire/limits.ts";
 import type { Serve } from "./context.ts";
-import { checkSuffixes, excludedIndices } from "./mempool-filter.ts";
+import { excludedIndices } from "./mempool-filter.ts";
 import type { Mempool } from "./mempool-snapshot.ts";
 
 /** How often GetMempoolStream looks for new transactions (lightwalletd common/mempool.go: 2 s). */
@@ -29,7 +30,7 @@ export async function* getMempoolTx(
   ctx: HandlerContext,
 ): AsyncGenerator<CompactTx> {
   const rpc = "GetMempoolTx";
-  checkSuffixes(rpc, request.excludeTxidSuffixes);
+  checkExcludeSuffixes(rpc, request.excludeTxidSuffixes);
   let pools: PoolSet;
   try {
     pools = poolSetFromRequest(request.poolTypes);

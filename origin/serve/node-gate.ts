@@ -1,6 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { LightedgeError } from "../../proto/errors.ts";
-import { clampTimerMs } from "./deadline.ts";
+import { clampTimerMs } from "../../proto/wire/protocol.ts";
 
 /** Who is asking: the edge (shared secret) or a wallet talking to the origin directly. */
 export type TrafficClass = "edge" | "public";

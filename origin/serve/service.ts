@@ -1,4 +1,4 @@
-import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
 import type { CompactTxStreamer } from "../../proto/index.ts";
 import { getBlockRange } from "./block-range.ts";
 import { getBlock, getLatestBlock } from "./blocks.ts";
@@ -7,7 +7,6 @@ import { createLightdInfo, createPing } from "./lightd-info.ts";
 import { getMempoolStream, getMempoolTx } from "./mempool.ts";
 import { mempoolCompactTx } from "./mempool-compact.ts";
 import { createMempool } from "./mempool-snapshot.ts";
-import { guardStream, guardUnary } from "./rpc-errors.ts";
 import { getSubtreeRoots } from "./subtrees.ts";
 import { getTaddressBalance, getTaddressBalanceStream, getTaddressTransactions } from "./taddress.ts";
 import { getTransaction, sendTransaction } from "./transactions.ts";
@@ -18,7 +17,8 @@ type Impl = ServiceImpl<typeof CompactTxStreamer>;
 
 /**
  * The one CompactTxStreamer implementation, served over gRPC, gRPC-web and Connect alike. Each
- * handler validates, calls a port, and maps every error through `toConnectError` (rpc-errors.ts).
+ * handler validates and calls a port; the router's one interceptor maps every error
+ * (proto/wire/error-interceptor.ts, installed in handler.ts).
  */
 export function createOriginService(options: OriginServiceOptions): Impl {
   const s = createServe(options);
@@ -27,44 +27,30 @@ export function createOriginService(options: OriginServiceOptions): Impl {
   const lightdInfo = createLightdInfo(s);
   const ping = createPing(s);
   const compactTx = options.compactTx ?? mempoolCompactTx;
-  const guard = { pushbackMs: s.pushbackMs, log: options.log, observer: options.observer };
-  const u = <I, O>(rpc: string, h: (req: I, ctx: HandlerContext) => Promise<O>) => guardUnary(rpc, guard, h);
-  const st = <I, O>(rpc: string, h: (req: I, ctx: HandlerContext) => AsyncIterable<O>) =>
-    guardStream(rpc, guard, h);
   return {
-    getLatestBlock: u("GetLatestBlock", async () => getLatestBlock(s)),
-    getBlock: u("GetBlock", (id, ctx) => getBlock(s, "GetBlock", id, ctx)),
-    getBlockNullifiers: u("GetBlockNullifiers", (id, ctx) => getBlock(s, "GetBlockNullifiers", id, ctx)),
-    getBlockRange: st("GetBlockRange", (r, ctx) => getBlockRange(s, "GetBlockRange", r, ctx)),
-    getBlockRangeNullifiers: st("GetBlockRangeNullifiers", (r, ctx) =>
-      getBlockRange(s, "GetBlockRangeNullifiers", r, ctx),
-    ),
-    getTransaction: u("GetTransaction", (f, ctx) => getTransaction(s, f, ctx)),
-    sendTransaction: u("SendTransaction", (tx, ctx) => sendTransaction(s, tx, ctx, mempool.invalidate)),
-    getTaddressTxids: st("GetTaddressTxids", (f, ctx) =>
-      getTaddressTransactions(s, "GetTaddressTxids", f, ctx),
-    ),
-    getTaddressTransactions: st("GetTaddressTransactions", (f, ctx) =>
-      getTaddressTransactions(s, "GetTaddressTransactions", f, ctx),
-    ),
-    getTaddressBalance: u("GetTaddressBalance", (l, ctx) =>
-      getTaddressBalance(s, "GetTaddressBalance", l.addresses, ctx),
-    ),
-    getTaddressBalanceStream: u("GetTaddressBalanceStream", (reqs, ctx) =>
-      getTaddressBalanceStream(s, reqs, ctx),
-    ),
-    getMempoolTx: st("GetMempoolTx", (r, ctx) => getMempoolTx(mempool, compactTx, r, ctx)),
-    getMempoolStream: st("GetMempoolStream", (_r, ctx) => getMempoolStream(s, mempool, ctx)),
-    getTreeState: u("GetTreeState", (id, ctx) => trees.getTreeState(id, ctx)),
-    getLatestTreeState: u("GetLatestTreeState", (_r, ctx) => trees.getLatestTreeState(ctx)),
-    getSubtreeRoots: st("GetSubtreeRoots", (a, ctx) => getSubtreeRoots(s, a, ctx)),
-    getAddressUtxos: u("GetAddressUtxos", async (a, ctx) => ({
+    getLatestBlock: async () => getLatestBlock(s),
+    getBlock: (id, ctx) => getBlock(s, "GetBlock", id, ctx),
+    getBlockNullifiers: (id, ctx) => getBlock(s, "GetBlockNullifiers", id, ctx),
+    getBlockRange: (r, ctx) => getBlockRange(s, "GetBlockRange", r, ctx),
+    getBlockRangeNullifiers: (r, ctx) => getBlockRange(s, "GetBlockRangeNullifiers", r, ctx),
+    getTransaction: (f, ctx) => getTransaction(s, f, ctx),
+    sendTransaction: (tx, ctx) => sendTransaction(s, tx, ctx, mempool.invalidate),
+    getTaddressTxids: (f, ctx) => getTaddressTransactions(s, "GetTaddressTxids", f, ctx),
+    getTaddressTransactions: (f, ctx) => getTaddressTransactions(s, "GetTaddressTransactions", f, ctx),
+    getTaddressBalance: (l, ctx) => getTaddressBalance(s, "GetTaddressBalance", l.addresses, ctx),
+    getTaddressBalanceStream: (reqs, ctx) => getTaddressBalanceStream(s, reqs, ctx),
+    getMempoolTx: (r, ctx) => getMempoolTx(mempool, compactTx, r, ctx),
+    getMempoolStream: (_r, ctx) => getMempoolStream(s, mempool, ctx),
+    getTreeState: (id, ctx) => trees.getTreeState(id, ctx),
+    getLatestTreeState: (_r, ctx) => trees.getLatestTreeState(ctx),
+    getSubtreeRoots: (a, ctx) => getSubtreeRoots(s, a, ctx),
+    getAddressUtxos: async (a, ctx) => ({
       addressUtxos: await addressUtxos(s, "GetAddressUtxos", a, ctx),
-    })),
-    getAddressUtxosStream: st("GetAddressUtxosStream", async function* (a, ctx) {
-      yield* await addressUtxos(s, "GetAddressUtxosStream", a, ctx);
     }),
-    getLightdInfo: u("GetLightdInfo", (_r, ctx) => lightdInfo(ctx)),
-    ping: u("Ping", (d) => ping(d)),
+    getAddressUtxosStream: async function* (a, ctx) {
+      yield* await addressUtxos(s, "GetAddressUtxosStream", a, ctx);
+    },
+    getLightdInfo: (_r, ctx) => lightdInfo(ctx),
+    ping: (d) => ping(d),
   };
 }

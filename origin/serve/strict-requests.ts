@@ -1,22 +1,25 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { type DescMessage, fromJsonString } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { parseContentType as parseConnect } from "@connectrpc/connect/protocol-connect";
-import { parseContentType as parseGrpc } from "@connectrpc/connect/protocol-grpc";
-import { parseContentType as parseGrpcWeb } from "@connectrpc/connect/protocol-grpc-web";
 import type { connectNodeAdapter } from "@connectrpc/connect-node";
-import { LightedgeError } from "../../proto/errors.ts";
+import { LightedgeError, toConnectError } from "../../proto/errors.ts";
 import { FLAG_DATA, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import { CompactTxStreamer } from "../../proto/index.ts";
-import type { FastProtocol, FastRequestHead } from "./fast/detect.ts";
+import type { RpcErrorLog as ErrorLog } from "../../proto/wire/error-interceptor.ts";
+import { maxRequestBytes } from "../../proto/wire/limits.ts";
+import { detectProtocol, parseTimeoutMs, timeoutHeaderOf } from "../../proto/wire/protocol.ts";
+import {
+  decodeJsonRequest,
+  decodeRequestMessage,
+  describeFlag,
+  readCapped,
+} from "../../proto/wire/request.ts";
+import { type FastProtocol, type FastRequestHead, nodeRequestHead, rpcOfPath } from "./fast/detect.ts";
 import { endFramed, sendConnectUnary, startFramed } from "./fast/envelope.ts";
 import type { FastResponse } from "./fast/output.ts";
-import { decodeRequest, readBody } from "./fast/request.ts";
-import { type ErrorLog, rpcError } from "./rpc-errors.ts";
 
 type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
 
-const PREFIX = `/${CompactTxStreamer.typeName}/`;
 const FLAG_COMPRESSED = 0x01;
 
 type Kind = "unary" | "server_streaming" | "client_streaming";
@@ -27,7 +30,6 @@ const METHODS = new Map<string, { input: DescMessage; kind: Kind }>(
 );
 
 export interface StrictDeps {
-  readMaxBytes: number;
   pushbackMs: number;
   log?: ErrorLog;
 }
@@ -62,13 +64,16 @@ export function withStrictRequests(deps: StrictDeps, next: NodeHandlerFn): NodeH
       next(req, res);
       return;
     }
-    check(deps, call, req).then(
+    check(call, req).then(
       (chunks) => {
         if (chunks instanceof Error) {
           answerError(
             res as unknown as FastResponse,
             call.protocol,
-            rpcError(call.rpc, chunks, deps.pushbackMs, deps.log),
+            toConnectError(call.rpc, chunks, {
+              pushbackMs: deps.pushbackMs,
+              log: (e) => deps.log?.(call.rpc, e),
+            }),
           );
           return;
         }
@@ -85,58 +90,44 @@ export function withStrictRequests(deps: StrictDeps, next: NodeHandlerFn): NodeH
   };
 }
 
-const header = (req: FastRequestHead, name: string) => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
 function encodingOf(value: string | undefined): "gzip" | "br" | undefined | null {
-  if (value === undefined || value === "" || value === "identity") return undefined;
+  if (value === undefined) return undefined;
   return value === "gzip" || value === "br" ? value : null;
 }
 
+/**
+ * The calls whose bodies are checked here (proto/wire/protocol.ts decides the protocol):
+ * gRPC over HTTP/2, gRPC-web (not text) and Connect POST whose content type fits the method, with
+ * no compression or gzip/br. Anything else goes to connect-node untouched.
+ */
 function checkable(req: FastRequestHead): Checkable | undefined {
-  if (req.method !== "POST" || req.url === undefined || !req.url.startsWith(PREFIX)) return undefined;
-  const rpc = req.url.slice(PREFIX.length).split("?", 1)[0]!;
-  const method = METHODS.get(rpc);
-  if (method === undefined) return undefined;
-  const base = { rpc, input: method.input, kind: method.kind };
-  const type = header(req, "content-type") ?? null;
-  const grpc = parseGrpc(type);
-  if (grpc !== undefined) {
-    const encoding = encodingOf(header(req, "grpc-encoding"));
-    if (req.httpVersionMajor !== 2 || encoding === null) return undefined;
-    return { ...base, protocol: "grpc", binary: grpc.binary, encoding };
-  }
-  const web = parseGrpcWeb(type);
-  if (web !== undefined) {
-    const encoding = encodingOf(header(req, "grpc-encoding"));
-    if (web.text || encoding === null) return undefined;
-    return { ...base, protocol: "grpc-web", binary: web.binary, encoding };
-  }
-  const connect = parseConnect(type);
-  if (connect === undefined || connect.stream !== (method.kind !== "unary")) return undefined;
-  const encoding = encodingOf(header(req, connect.stream ? "connect-content-encoding" : "content-encoding"));
+  const rpc = rpcOfPath(req.url);
+  const method = rpc === undefined ? undefined : METHODS.get(rpc);
+  if (rpc === undefined || method === undefined) return undefined;
+  const d = detectProtocol(nodeRequestHead(req));
+  if (d === undefined || d.protocol === "connect-get" || d.text) return undefined;
+  if (d.protocol === "grpc" && req.httpVersionMajor !== 2) return undefined;
+  if (
+    (d.protocol === "connect-stream" || d.protocol === "connect-unary") &&
+    d.stream !== (method.kind !== "unary")
+  )
+    return undefined;
+  const encoding = encodingOf(d.encoding);
   if (encoding === null) return undefined;
-  return {
-    ...base,
-    protocol: connect.stream ? "connect-stream" : "connect-unary",
-    binary: connect.binary,
-    encoding,
-  };
+  return { rpc, input: method.input, kind: method.kind, protocol: d.protocol, binary: d.binary, encoding };
 }
 
 /** The body's chunks when every message in it is sound, else the error to answer with. */
 async function check(
-  deps: StrictDeps,
   call: Checkable,
-  body: AsyncIterable<Uint8Array>,
+  body: AsyncIterable<Uint8Array> & FastRequestHead,
 ): Promise<Uint8Array[] | Error> {
   try {
-    // Client streams may carry many messages; each is bounded by readMaxBytes, the body by this.
-    const max =
-      call.kind === "client_streaming" ? 4 * deps.readMaxBytes : deps.readMaxBytes + FRAME_HEADER_BYTES;
-    const bytes = await readBody(body, max, call.rpc);
+    // A malformed deadline is refused here, quoted briefly (connect-node echoes it whole).
+    parseTimeoutMs(call.protocol, nodeRequestHead(body).header(timeoutHeaderOf(call.protocol)));
+    // One cap per method (proto/wire/limits.ts); a client stream's envelopes fit in its list cap.
+    const max = maxRequestBytes(call.rpc, call.binary);
+    const bytes = await readCapped(body, max + FRAME_HEADER_BYTES, call.rpc);
     const messages =
       call.protocol === "connect-unary"
         ? [{ compressed: call.encoding !== undefined, bytes }]
@@ -144,9 +135,9 @@ async function check(
     // Each message is checked, however many: connect-node parses the first before it counts them
     // (a missing or extra message is then its answer, Unimplemented).
     for (const m of messages) {
-      const plain = m.compressed ? decompress(call, m.bytes, deps.readMaxBytes) : m.bytes;
-      if (call.binary) decodeRequest(call.input, plain, call.rpc);
-      else decodeJson(call, plain);
+      const plain = m.compressed ? decompress(call, m.bytes, max) : m.bytes;
+      if (call.binary) decodeRequestMessage(call.input, plain, call.rpc);
+      else decodeJsonRequest(call.input, plain, call.rpc);
     }
     return [bytes];
   } catch (err) {
@@ -168,41 +159,12 @@ function splitEnvelopes(body: Uint8Array, call: Checkable): { compressed: boolea
     const end = at + FRAME_HEADER_BYTES + view.getUint32(at + 1, false);
     if (end > body.length)
       throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
-    if (flag !== FLAG_DATA && !(flag === FLAG_COMPRESSED && call.encoding !== undefined)) {
-      const what =
-        flag & 0x80
-          ? "a request frame with the trailer flag (0x80)"
-          : flag === FLAG_COMPRESSED
-            ? "a compressed request frame without a message encoding"
-            : `a request frame with flags 0x${flag.toString(16).padStart(2, "0")}`;
-      throw new ConnectError(`protocol error: ${what}`, Code.InvalidArgument);
-    }
+    if (flag !== FLAG_DATA && !(flag === FLAG_COMPRESSED && call.encoding !== undefined))
+      throw new ConnectError(`protocol error: ${describeFlag(flag)}`, Code.InvalidArgument);
     out.push({ compressed: flag === FLAG_COMPRESSED, bytes: body.subarray(at + FRAME_HEADER_BYTES, end) });
     at = end;
   }
   return out;
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
-/**
- * A JSON request message, parsed as connect-node parses it (unknown fields ignored). Checked here
- * because connect-node's parse error quotes the input, and a lone surrogate in it (`"\ud800"`)
- * makes its gRPC trailer encoding throw: the call then never gets an answer.
- */
-function decodeJson(call: Checkable, bytes: Uint8Array): void {
-  try {
-    fromJsonString(call.input, utf8.decode(bytes), { ignoreUnknownFields: true });
-  } catch (cause) {
-    throw new LightedgeError(
-      "bad-request",
-      call.rpc,
-      `${call.rpc}: cannot decode ${call.input.name} from JSON`,
-      {
-        cause,
-      },
-    );
-  }
 }
 
 function decompress(call: Checkable, bytes: Uint8Array, max: number): Uint8Array {
@@ -226,7 +188,7 @@ function decompress(call: Checkable, bytes: Uint8Array, max: number): Uint8Array
   }
 }
 
-function answerError(res: FastResponse, protocol: FastProtocol, err: ReturnType<typeof rpcError>): void {
+function answerError(res: FastResponse, protocol: FastProtocol, err: ConnectError): void {
   if (protocol === "connect-unary") {
     sendConnectUnary(res, err);
     return;

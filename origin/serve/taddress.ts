@@ -8,10 +8,10 @@ import {
   type RawTransaction,
   type TransparentAddressBlockFilter,
 } from "../../proto/index.ts";
+import { checkAddress, checkAddresses, heightOf, MAX_ADDRESSES } from "../../proto/wire/limits.ts";
 import { servedTip } from "./blocks.ts";
 import type { Serve } from "./context.ts";
 import { rawTransaction } from "./transactions.ts";
-import { checkAddress, checkAddresses, heightOf, MAX_ADDRESSES } from "./values.ts";
 
 /** Longest block span one GetTaddressTransactions may scan (lightwalletd `maxTaddrTxBlockSpan`). */
 export const MAX_TADDR_BLOCK_SPAN = 10_000_000;
@@ -38,14 +38,16 @@ export async function* getTaddressTransactions(
   filter: TransparentAddressBlockFilter,
   ctx: HandlerContext,
 ): AsyncGenerator<RawTransaction> {
-  const address = checkAddress(rpc, filter.address);
+  const address = checkAddress(rpc, filter.address, s.options.network);
   const start = filter.range?.start;
   if (start === undefined)
     throw new LightedgeError("bad-request", rpc, `${rpc}: a range with a start height is required`);
-  const from = heightOf(rpc, start.height);
+  const from = heightOf(rpc, start.height, "start");
   const end = filter.range?.end;
   const to =
-    end === undefined || end.height === 0n ? servedTip(s.chain, rpc).height : heightOf(rpc, end.height);
+    end === undefined || end.height === 0n
+      ? servedTip(s.chain, rpc).height
+      : heightOf(rpc, end.height, "end");
   if (to < from)
     throw new LightedgeError("bad-request", rpc, `${rpc}: range end ${to} is below its start ${from}`);
   if (to - from > MAX_TADDR_BLOCK_SPAN) {
@@ -90,7 +92,7 @@ export async function getTaddressBalance(
   addresses: readonly string[],
   ctx: HandlerContext,
 ): Promise<Balance> {
-  const list = checkAddresses(rpc, addresses);
+  const list = checkAddresses(rpc, addresses, s.options.network);
   if (list.length === 0) return create(BalanceSchema, { valueZat: 0n });
   try {
     const result = await s.callNode(ctx, "getaddressbalance", (signal) =>
@@ -111,7 +113,7 @@ export async function getTaddressBalanceStream(
   const rpc = "GetTaddressBalanceStream";
   const addresses = new Set<string>();
   for await (const request of requests) {
-    addresses.add(checkAddress(rpc, request.address));
+    addresses.add(checkAddress(rpc, request.address, s.options.network));
     if (addresses.size > MAX_ADDRESSES) {
       throw new LightedgeError("too-large", rpc, `${rpc}: more than ${MAX_ADDRESSES} addresses`);
     }

@@ -4,11 +4,11 @@ import { reversed, toHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { type BlockID, type TreeState, TreeStateSchema } from "../../proto/index.ts";
 import { CHAIN_NAMES } from "../../proto/networks.ts";
+import { heightOf } from "../../proto/wire/limits.ts";
 import { finalStateOf } from "../treestate/node-final-state.ts";
 import { servedTip } from "./blocks.ts";
 import type { Serve } from "./context.ts";
 import { createTtlCache } from "./ttl-cache.ts";
-import { heightOf } from "./values.ts";
 
 /** Depth below the tip past which a height's tree state cannot change (the seal depth, 100). */
 const FINAL_DEPTH = 100;

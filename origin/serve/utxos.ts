@@ -6,9 +6,9 @@ import {
   type GetAddressUtxosReply,
   GetAddressUtxosReplySchema,
 } from "../../proto/index.ts";
+import { checkAddresses, heightOf } from "../../proto/wire/limits.ts";
 import type { Serve } from "./context.ts";
 import { addressError } from "./taddress.ts";
-import { checkAddresses, heightOf } from "./values.ts";
 
 /**
  * GetAddressUtxos(+Stream). Nodes ignore startHeight/maxEntries, so the answer is filtered here
@@ -21,9 +21,9 @@ export async function addressUtxos(
   arg: GetAddressUtxosArg,
   ctx: HandlerContext,
 ): Promise<GetAddressUtxosReply[]> {
-  const addresses = checkAddresses(rpc, arg.addresses);
+  const addresses = checkAddresses(rpc, arg.addresses, s.options.network);
   if (addresses.length === 0) return [];
-  const startHeight = heightOf(rpc, arg.startHeight);
+  const startHeight = heightOf(rpc, arg.startHeight, "start");
   const maxEntries = arg.maxEntries;
   const utxos = await s
     .callNode(ctx, "getaddressutxos", (signal) =>

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
+import { Lru } from "../../proto/lru.ts";
 
 /** A file's size and an ETag derived from its bytes. */
 export interface FileTag {
@@ -23,7 +24,7 @@ const MAX_ENTRIES = 4096;
  * while inode, size and mtime are unchanged (files are replaced by rename, so any rewrite shows).
  */
 export function createContentEtags(): (path: string) => Promise<FileTag | null> {
-  const cache = new Map<string, Cached>();
+  const cache = new Lru<string, Cached>({ maxEntries: MAX_ENTRIES });
   return async (path) => {
     const info = await stat(path, { bigint: true }).catch((err: NodeJS.ErrnoException) => {
       if (err.code === "ENOENT" || err.code === "ENOTDIR") return null;
@@ -34,7 +35,6 @@ export function createContentEtags(): (path: string) => Promise<FileTag | null> 
     if (hit && hit.ino === info.ino && hit.mtimeNs === info.mtimeNs && hit.size === Number(info.size))
       return { size: hit.size, etag: hit.etag };
     const etag = `"${await sha256Hex(path)}"`;
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     const size = Number(info.size);
     cache.set(path, { size, etag, ino: info.ino, mtimeNs: info.mtimeNs });
     return { size, etag };

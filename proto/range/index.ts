@@ -65,7 +65,10 @@ export {
   heightOfWireHash,
   lastWireHash,
   verifySection,
+  wireHashView,
+  wirePrevHashView,
 } from "./meta-query.ts";
+export { frameOf, RangeReader, type RangeStore, type SpanBody, type SpanRead } from "./reader.ts";
 export type {
   BlockInfo,
   EncodedRange,

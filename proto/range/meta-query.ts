@@ -118,3 +118,18 @@ export function assertMetaIdentity(
     );
   }
 }
+
+/** Wire hash of a block of the range, as a view of the metadata's table (no copy: read-only). */
+export function wireHashView(meta: RangeMeta, height: number): Uint8Array {
+  const at = checkHeight(meta, height) * meta.entryBytes + L.B_HASH;
+  return meta.table.subarray(at, at + L.HASH_BYTES);
+}
+
+/**
+ * prevHash of a block of the range, as a view (no copy): inside a range it is the previous
+ * entry's hash (the encoder refuses blocks that do not chain, and the metadata's SHA-256 covers
+ * the table), and the header's parent hash for the first block.
+ */
+export function wirePrevHashView(meta: RangeMeta, height: number): Uint8Array {
+  return height === meta.firstHeight ? meta.parentWireHash : wireHashView(meta, height - 1);
+}

@@ -8,6 +8,7 @@ import { createOriginServer, type OriginServer } from "../../origin/serve/origin
 import { clientFor, PROTOCOLS, type Stack, startStack } from "../../origin/serve/testing.ts";
 import { decodeFrames } from "../../proto/frame.ts";
 import { BlockRangeSchema } from "../../proto/index.ts";
+import { base58check, TADDR_PREFIXES } from "../../proto/taddress.ts";
 
 let stack: Stack;
 let node: NodeClient;
@@ -64,7 +65,7 @@ describe("client deadlines at the origin, the node stalled", () => {
       }
       const c = clientFor("grpc", server.url);
       const opts = { timeoutMs: 300 };
-      expect(await codeOf(c.getTaddressBalance({ addresses: [`t${"1".repeat(34)}`] }, opts))).toBe(
+      expect(await codeOf(c.getTaddressBalance({ addresses: [REGTEST_ADDRESS] }, opts))).toBe(
         "DeadlineExceeded",
       );
       expect(await codeOf(c.sendTransaction({ data: new Uint8Array(100) }, opts))).toBe("DeadlineExceeded");
@@ -81,6 +82,11 @@ describe("client deadlines at the origin, the node stalled", () => {
     expect(await codeOf(c.getTransaction({ hash: new Uint8Array(32).fill(7) }))).toBe("NotFound");
   });
 });
+
+/** A well-formed regtest t-address (Base58Check, the tm prefix): checked, then asked of the node. */
+const REGTEST_ADDRESS = base58check(
+  Uint8Array.from([...TADDR_PREFIXES.regtest.p2pkh, ...new Uint8Array(20)]),
+);
 
 const range = (start: number, end: number) =>
   toBinary(

@@ -47,7 +47,7 @@ describe("request codes at the origin", () => {
       for (const p of PROTOCOLS) {
         const [code, message] = statusOf(p, await rawCall(url, p, "GetTreeState", truncated));
         expect(code, p).toBe(invalid(p));
-        expect(message).toBe("GetTreeState: cannot decode BlockID");
+        expect(message).toMatch(/^GetTreeState: cannot decode BlockID: /);
       }
     }
   });
@@ -59,7 +59,7 @@ describe("request codes at the origin", () => {
         for (const p of PROTOCOLS) {
           const [code, message] = statusOf(p, await rawCall(url, p, rpc, fixed32));
           expect(code, `${rpc} ${p}`).toBe(invalid(p));
-          expect(message).toBe(`${rpc}: cannot decode BlockID`);
+          expect(message).toMatch(new RegExp(`^${rpc}: cannot decode BlockID: `));
         }
       }
     }

@@ -28,6 +28,7 @@ locals {
 
     RATE_LIMIT_PERIOD_SECONDS = tostring(var.rate_limit_period)
     SUBREQUEST_BUDGET         = tostring(var.subrequest_budget)
+    CACHE_HOT_RANGES          = var.cache_hot_ranges
   }
 
   # Secrets are bound only when the feature using them is configured; the condition reads a

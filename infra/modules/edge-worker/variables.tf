@@ -230,3 +230,14 @@ variable "subrequest_budget" {
   default     = 50000
   description = "The Worker's subrequest limit per request, bound as SUBREQUEST_BUDGET: a block range may read floor((budget - 16) / 3) sealed ranges. Raise the Worker's own limit to match (wrangler.toml [limits] subrequests, or the dashboard); the default 10,000 caps a request at 3,328 ranges."
 }
+
+variable "cache_hot_ranges" {
+  description = "Newest sealed ranges whose data objects the Cache API holds whole; metadata and tree states are always cached; \"off\" disables the layer (CACHE_HOT_RANGES)."
+  type        = string
+  default     = "8"
+
+  validation {
+    condition     = var.cache_hot_ranges == "off" || can(regex("^[0-9]+$", var.cache_hot_ranges))
+    error_message = "cache_hot_ranges is a whole number or \"off\"."
+  }
+}

@@ -1,35 +1,46 @@
 import { Code, ConnectError } from "@connectrpc/connect";
+import { toConnectError } from "../../../proto/errors.ts";
 import { FRAME_HEADER_BYTES } from "../../../proto/frame.ts";
+import type { RpcErrorLog as ErrorLog } from "../../../proto/wire/error-interceptor.ts";
+import { maxRequestBytes } from "../../../proto/wire/limits.ts";
+import {
+  clampTimerMs,
+  deadlineExceeded,
+  parseTimeoutMs,
+  timeoutHeaderOf,
+} from "../../../proto/wire/protocol.ts";
+import { readCapped, unwrapEnvelope } from "../../../proto/wire/request.ts";
 import type { ChainView } from "../../index/chain-view.ts";
-import { clampTimerMs } from "../deadline.ts";
-import { type ErrorLog, rpcError } from "../rpc-errors.ts";
 import type { RpcObserver } from "../serve-metrics.ts";
-import { type FastBlockRpc, type FastCall, isRangeRpc } from "./detect.ts";
+import {
+  type FastBlockRpc,
+  type FastCall,
+  type FastRequestHead,
+  isRangeRpc,
+  nodeRequestHead,
+} from "./detect.ts";
 import { endFramed, sendConnectUnary, startFramed } from "./envelope.ts";
 import { createFrameOutput, type FastResponse } from "./output.ts";
-import { readBody, requestTimeoutMs, unwrapEnvelope } from "./request.ts";
 import { rangeFrames, singleFrame } from "./sources.ts";
 
 /** What the fast path reads and reports to (the service's chain, pushback, log and metrics). */
 export interface FastDeps {
   chain: ChainView;
   pushbackMs: number;
-  /** Largest request accepted (the connect-node handler's readMaxBytes). */
-  readMaxBytes: number;
   log?: ErrorLog;
   observer?: RpcObserver;
 }
 
 /**
  * One fast-path call: reads and checks the request, streams stored frames with backpressure,
- * and ends with the protocol's status. Every error goes through `rpcError` (→ toConnectError);
+ * and ends with the protocol's status. Every error goes through `toConnectError`, the one mapping;
  * a deadline (grpc-timeout / connect-timeout-ms) ends the stream with DeadlineExceeded; a client
  * that goes away aborts the ChainView iterator and nothing more is written.
  */
 export async function serveFastCall(
   deps: FastDeps,
   call: FastCall,
-  req: AsyncIterable<Uint8Array> & { headers: Parameters<typeof requestTimeoutMs>[1] },
+  req: AsyncIterable<Uint8Array> & FastRequestHead,
   res: FastResponse,
 ): Promise<void> {
   const started = performance.now();
@@ -39,14 +50,15 @@ export async function serveFastCall(
   let failed: ConnectError | undefined;
   let answered = false;
   try {
-    life.expireAfter(requestTimeoutMs(call.protocol, req.headers));
-    const body = await readBody(req, deps.readMaxBytes + FRAME_HEADER_BYTES, call.rpc);
+    const timeout = nodeRequestHead(req).header(timeoutHeaderOf(call.protocol));
+    life.expireAfter(parseTimeoutMs(call.protocol, timeout));
+    const body = await readCapped(req, maxRequestBytes(call.rpc) + FRAME_HEADER_BYTES, call.rpc);
     answered = await answer(deps, call, body, res, life.signal);
   } catch (err) {
     // A client that went away is no server error (nothing to log; the read or write failed for it).
     failed = clientGone(life.signal)
       ? (life.signal.reason as ConnectError)
-      : rpcError(call.rpc, err, deps.pushbackMs, deps.log);
+      : toConnectError(call.rpc, err, { pushbackMs: deps.pushbackMs, log: (e) => deps.log?.(call.rpc, e) });
   } finally {
     life.dispose();
     if (!answered && !clientGone(life.signal)) {
@@ -68,9 +80,7 @@ function createCallLifetime(rpc: string, res: FastResponse) {
     signal: controller.signal,
     expireAfter(ms: number | undefined) {
       if (ms === undefined) return;
-      const expire = () =>
-        controller.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
-      timer = setTimeout(expire, clampTimerMs(ms));
+      timer = setTimeout(() => controller.abort(deadlineExceeded(rpc)), clampTimerMs(ms));
     },
     /** Before the response ends: its own 'close' then is no client going away. */
     dispose() {
@@ -89,7 +99,8 @@ async function answer(
   signal: AbortSignal,
 ): Promise<boolean> {
   if (call.protocol !== "connect-unary") {
-    await streamFrames(deps, call, unwrapEnvelope(body, call.rpc), res, signal);
+    const kind = isRangeRpc(call.rpc) ? "server-streaming" : "unary";
+    await streamFrames(deps, call, unwrapEnvelope(body, kind), res, signal);
     return false;
   }
   const frame = await singleFrame(deps.chain, call.rpc as FastBlockRpc, body, signal);

@@ -1,12 +1,12 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { encodeFrame } from "../../../proto/frame.ts";
 import { BlockIDSchema, BlockRangeSchema, CompactBlockSchema } from "../../../proto/index.ts";
+import { decodeRequestMessage } from "../../../proto/wire/request.ts";
 import type { ChainView } from "../../index/chain-view.ts";
 import { planBlockRange } from "../block-range.ts";
 import { blockFrame } from "../blocks.ts";
 import { frameMessage } from "../stored-message.ts";
 import type { FastBlockRpc, FastRangeRpc } from "./detect.ts";
-import { decodeRequest } from "./request.ts";
 
 /**
  * The frames a range call answers with, validated exactly as the connect-node handler validates
@@ -19,7 +19,7 @@ export function rangeFrames(
   request: Uint8Array,
   signal: AbortSignal,
 ): AsyncIterable<Uint8Array> {
-  const plan = planBlockRange({ chain }, rpc, decodeRequest(BlockRangeSchema, request, rpc));
+  const plan = planBlockRange({ chain }, rpc, decodeRequestMessage(BlockRangeSchema, request, rpc));
   const { project, after } = plan;
   if (project === undefined && after === undefined)
     return chain.blockFrames(plan.projection, plan.from, plan.to, { signal });
@@ -43,5 +43,5 @@ export function singleFrame(
   request: Uint8Array,
   signal: AbortSignal,
 ): Promise<Uint8Array> {
-  return blockFrame({ chain }, rpc, decodeRequest(BlockIDSchema, request, rpc), signal);
+  return blockFrame({ chain }, rpc, decodeRequestMessage(BlockIDSchema, request, rpc), signal);
 }

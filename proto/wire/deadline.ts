@@ -1,15 +1,10 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { parseTimeout as parseConnectTimeout } from "@connectrpc/connect/protocol-connect";
-import { parseTimeout as parseGrpcTimeout } from "@connectrpc/connect/protocol-grpc";
-import { quoteInput } from "../../proto/quote.ts";
-import type { WireProtocol } from "../wire/protocol.ts";
+import { clampTimerMs, deadlineExceeded } from "./protocol.ts";
 
 /**
- * Longest deadline honoured: 2³¹ − 1 ms (≈ 24.8 days), the largest delay a timer takes. Longer
- * ones (`grpc-timeout: 597H`, grpcio's 30-day default) are clamped to it rather than overflowing
- * into an immediate DeadlineExceeded, as a timer given more than 2³¹ − 1 would fire at once.
+ * A call's deadline in either runtime: one clock per call whose signal every wait honours, so a
+ * storage read, an origin call or a stream ends at the client's deadline with DeadlineExceeded.
  */
-export const MAX_DEADLINE_MS = 2 ** 31 - 1;
 
 /** A request's deadline: its signal aborts with DeadlineExceeded when the client's time is up. */
 export interface Deadline {
@@ -18,39 +13,6 @@ export interface Deadline {
   remainingMs(): number | undefined;
   /** Stops the timer (the response is complete). */
   dispose(): void;
-}
-
-/** The deadline header of a protocol: gRPC-web's `grpc-timeout`, Connect's `connect-timeout-ms`. */
-export function timeoutHeaderOf(protocol: WireProtocol): "grpc-timeout" | "connect-timeout-ms" {
-  return protocol === "grpc-web" ? "grpc-timeout" : "connect-timeout-ms";
-}
-
-/**
- * The client's timeout in ms, clamped to MAX_DEADLINE_MS; undefined without one. A malformed value
- * throws the ConnectError connect-es handlers answer (InvalidArgument, "protocol error: invalid …
- * timeout value"): grpc-timeout is 1–8 digits and a unit (gRPC over HTTP/2 spec),
- * connect-timeout-ms 1–10 digits (Connect protocol spec).
- */
-export function parseDeadlineMs(protocol: WireProtocol, headers: Headers): number | undefined {
-  const name = timeoutHeaderOf(protocol);
-  const value = headers.get(name);
-  const parsed =
-    name === "grpc-timeout"
-      ? parseGrpcTimeout(value, Number.POSITIVE_INFINITY)
-      : parseConnectTimeout(value, Number.POSITIVE_INFINITY);
-  if (parsed.error !== undefined) {
-    // connect-es echoes the whole value; quote a bounded prefix (it may be 30 KB of header).
-    throw new ConnectError(
-      `protocol error: invalid ${name} value: ${quoteInput(value ?? "")}`,
-      Code.InvalidArgument,
-    );
-  }
-  return parsed.timeoutMs === undefined ? undefined : Math.min(parsed.timeoutMs, MAX_DEADLINE_MS);
-}
-
-/** The error a call past its deadline ends with (connect-es: "the operation timed out"). */
-export function deadlineExceeded(rpc: string): ConnectError {
-  return new ConnectError(`${rpc}: the operation timed out`, Code.DeadlineExceeded);
 }
 
 /**
@@ -79,7 +41,7 @@ export function startDeadline(rpc: string, timeoutMs: number | undefined): Deadl
   const at = Date.now() + timeoutMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (timeoutMs <= 0) controller.abort(deadlineExceeded(rpc));
-  else timer = setTimeout(() => controller.abort(deadlineExceeded(rpc)), timeoutMs);
+  else timer = setTimeout(() => controller.abort(deadlineExceeded(rpc)), clampTimerMs(timeoutMs));
   return {
     signal: controller.signal,
     remainingMs: () => (controller.signal.aborted ? 0 : Math.max(0, at - Date.now())),

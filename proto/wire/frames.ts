@@ -1,5 +1,6 @@
-import { LightedgeError } from "../../proto/errors.ts";
-import { FRAME_HEADER_BYTES } from "../../proto/frame.ts";
+import { concatBytes } from "../bytes.ts";
+import { LightedgeError } from "../errors.ts";
+import { FRAME_HEADER_BYTES } from "../frame.ts";
 
 /** One enveloped message, with the header-included bytes so it can be re-sent unchanged. */
 export interface ReadFrame {
@@ -11,16 +12,17 @@ export interface ReadFrame {
 }
 
 /**
- * Frames of a stream as they complete, however the chunks fall. Used for the origin's tail and the
- * JSON fallback, never for stored bytes on the fast path. `maxFrameBytes` bounds buffering.
+ * Frames of a byte stream as they complete, however the chunks fall (a fetch body, a Node
+ * request). For streams from an upstream (the origin's tail at the edge), never for stored bytes
+ * on a fast path. `maxFrameBytes` bounds buffering.
  */
 export async function* readFrames(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   maxFrameBytes: number,
 ): AsyncGenerator<ReadFrame> {
   let buf: Uint8Array = new Uint8Array(0);
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buf = buf.length === 0 ? chunk : concat(buf, chunk);
+  for await (const chunk of body) {
+    buf = buf.length === 0 ? chunk : concatBytes([buf, chunk]);
     let at = 0;
     while (buf.length - at >= FRAME_HEADER_BYTES) {
       const length = new DataView(buf.buffer, buf.byteOffset + at + 1, 4).getUint32(0, false);
@@ -40,11 +42,4 @@ export async function* readFrames(
     buf = buf.subarray(at);
   }
   if (buf.length > 0) throw new LightedgeError("malformed", "wire.frames", `stream ended inside a frame`);
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }

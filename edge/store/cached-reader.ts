@@ -1,0 +1,141 @@
+import { Lru, sharedLoad } from "../../proto/lru.ts";
+import type { ByteRange, ObjectReader, StoredObject } from "./object-reader.ts";
+
+/**
+ * The Workers Cache API in front of the store for immutable objects (docs/workers-platform.md §3):
+ * the cache is shared by every isolate of a data center, where the isolates' own caches are not,
+ * and a cache read costs no storage operation (R2 bills each read; the cache's are free).
+ *
+ * The cache keeps whole objects only: `put` refuses 206 responses, and `match` answers a Range
+ * from a stored whole object (206, when it has a Content-Length). So a miss reads the whole object
+ * once — the same one storage call a ranged read costs — puts it, and every later read, ranged or
+ * not, is answered by the cache. Concurrent misses in one isolate share that fill.
+ *
+ * What is cached: metadata, tree-state and subtree objects (small, read by every wallet) always;
+ * range data objects only for the newest ranges (`hotFrom`): those every syncing wallet reads near
+ * the tip, where a whole-object fill pays off at once; an old range's ranged read (a random
+ * GetBlock) would otherwise wait for megabytes it does not need. head.json is mutable: never.
+ */
+export interface CachePolicy {
+  /** First range index whose data objects are cached, per network and range size; undefined: none. */
+  hotFrom(network: string, rangeSize: number): number | undefined;
+}
+
+/** What kind of object a key names, for the policy and the counters. */
+export type CachedKind = "meta" | "data" | "trees" | "subtrees" | "other";
+
+export interface CacheCounters {
+  hits: Record<CachedKind, number>;
+  misses: Record<CachedKind, number>;
+  /** Misses the cache then could not answer (it refused the object): read from the store. */
+  bypassed: number;
+}
+
+/** The cache's own key space: never fetched, only matched. */
+const CACHE_ORIGIN = "https://lightedge-cache.internal/";
+
+/**
+ * The cache URL of a stored object: one entry per object, whoever reads it (the RPC paths here,
+ * the GET downloads of http/objects.ts), so an object is never held twice.
+ */
+export function cacheUrlOf(key: string): string {
+  return CACHE_ORIGIN + key;
+}
+
+const DATA_KEY = /^v\d+\/([a-z0-9-]{1,16})\/r(\d+)\/(\d{8})\.(shielded|full|nullifiers)\.bin$/;
+const META_KEY = /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/\d{8}\.meta\.bin$/;
+const TREES_KEY = /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/\d{8}\.trees\.bin$/;
+const SUBTREES_KEY = /^v\d+\/[a-z0-9-]{1,16}\/subtrees\//;
+const HEAD_KEY = /\/head\.json$/;
+
+/** The kind of a key, or undefined for what must not be cached (the mutable head). */
+export function cachedKind(key: string): CachedKind | undefined {
+  if (HEAD_KEY.test(key)) return undefined;
+  if (DATA_KEY.test(key)) return "data";
+  if (META_KEY.test(key)) return "meta";
+  if (TREES_KEY.test(key)) return "trees";
+  if (SUBTREES_KEY.test(key)) return "subtrees";
+  return "other";
+}
+
+const zero = (): Record<CachedKind, number> => ({ meta: 0, data: 0, trees: 0, subtrees: 0, other: 0 });
+
+export interface CachedReader extends ObjectReader {
+  readonly counters: CacheCounters;
+}
+
+export function createCachedReader(inner: ObjectReader, cache: Cache, policy: CachePolicy): CachedReader {
+  const counters: CacheCounters = { hits: zero(), misses: zero(), bypassed: 0 };
+  // One fill per key at a time in this isolate; a finished fill is forgotten (the cache holds it).
+  const fills = new Lru<string, Promise<boolean>>({ maxEntries: 256 });
+  const cacheable = (key: string): CachedKind | undefined => {
+    const kind = cachedKind(key);
+    if (kind !== "data") return kind;
+    const m = DATA_KEY.exec(key)!;
+    const from = policy.hotFrom(m[1]!, Number(m[2]));
+    return from !== undefined && Number(m[3]) >= from ? kind : undefined;
+  };
+  const fill = async (key: string, url: string): Promise<boolean> => {
+    const object = await inner.get(key);
+    if (object === null) return false;
+    const headers = {
+      "content-length": String(object.size),
+      etag: object.etag,
+      "cache-control": "public, max-age=31536000, immutable",
+    };
+    await cache.put(url, new Response(object.body, { headers }));
+    return true;
+  };
+  return {
+    counters,
+    head: (key) => inner.head(key),
+    async get(key, range) {
+      const kind = cacheable(key);
+      if (kind === undefined) return inner.get(key, range);
+      const url = cacheUrlOf(key);
+      const hit = await match(cache, url, range);
+      if (hit !== null) {
+        counters.hits[kind]++;
+        return hit;
+      }
+      counters.misses[kind]++;
+      const filled = await sharedLoad(fills, key, () => fill(key, url)).then(
+        (ok) => {
+          fills.delete(key);
+          return ok;
+        },
+        () => false,
+      );
+      if (!filled) return inner.get(key, range);
+      const after = await match(cache, url, range);
+      if (after !== null) return after;
+      counters.bypassed++;
+      return inner.get(key, range);
+    },
+  };
+}
+
+/** A cached whole object, or one range of it (206), as a StoredObject; null on a miss. */
+async function match(cache: Cache, url: string, range?: ByteRange): Promise<StoredObject | null> {
+  const request =
+    range === undefined
+      ? new Request(url)
+      : new Request(url, { headers: { range: `bytes=${range.offset}-${range.offset + range.length - 1}` } });
+  const res = await cache.match(request);
+  if (res === undefined) return null;
+  const body = res.body;
+  if (body === null) return null;
+  const etag = res.headers.get("etag") ?? "";
+  if (res.status === 200 && range === undefined) {
+    return { body, size: Number(res.headers.get("content-length")), etag };
+  }
+  // 206 for a range: the whole size is the Content-Range's last field (RFC 9110 §14.4).
+  const m =
+    res.status === 206 ? /^bytes (\d+)-(\d+)\/(\d+)$/.exec(res.headers.get("content-range") ?? "") : null;
+  if (m === null) {
+    await body.cancel();
+    return null;
+  }
+  const offset = Number(m[1]);
+  return { body, size: Number(m[3]), etag, range: { offset, length: Number(m[2]) - offset + 1 } };
+}
