@@ -16,9 +16,10 @@ export interface StoreScan {
   objects: { key: string; path: string; bytes: number }[];
   /**
    * Stored bytes per projection's data objects, of metadata + head, and of the tree states
-   * (`.trees.bin` and subtree roots: not block storage, so not in `storage.overhead`).
+   * (`.trees.bin` and subtree roots: not block storage, so not in `storage.overhead`), and of the
+   * block-hash index shards.
    */
-  storedBytes: Record<StoredProjection | "meta" | "trees", number>;
+  storedBytes: Record<StoredProjection | "meta" | "trees" | "hashIndex", number>;
   /** Protobuf message bytes per projection (stored minus frame headers). */
   rawBytes: Record<StoredProjection, number>;
 }
@@ -33,21 +34,24 @@ export function scanStore(storeDir: string, network: string): StoreScan {
   };
   const rangeDir = join(root, `r${head.rangeSize}`);
   const objects = [{ key: `v1/${network}/head.json`, path: join(root, "head.json"), bytes: 0 }];
-  for (const name of readdirSync(rangeDir).sort())
-    objects.push({ key: `v1/${network}/r${head.rangeSize}/${name}`, path: join(rangeDir, name), bytes: 0 });
+  // Range objects, and the block-hash index's shards under hash/ (proto/range-format.md §Hash index).
+  for (const name of readdirSync(rangeDir, { recursive: true, encoding: "utf8" }).sort())
+    if (statSync(join(rangeDir, name)).isFile())
+      objects.push({ key: `v1/${network}/r${head.rangeSize}/${name}`, path: join(rangeDir, name), bytes: 0 });
   // Subtree roots (GetSubtreeRoots), written by the tree-state backfill beside the ranges.
   const subtrees = join(root, "subtrees");
   if (existsSync(subtrees))
     for (const name of readdirSync(subtrees, { recursive: true, encoding: "utf8" }).sort())
       if (statSync(join(subtrees, name)).isFile())
         objects.push({ key: `v1/${network}/subtrees/${name}`, path: join(subtrees, name), bytes: 0 });
-  const storedBytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0 };
+  const storedBytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0, hashIndex: 0 };
   let frames = 0;
   for (const o of objects) {
     o.bytes = statSync(o.path).size;
     const kind = /\.(shielded|full|nullifiers)\.bin$/.exec(o.path)?.[1] as StoredProjection | undefined;
     const trees = o.path.endsWith(".trees.bin") || o.key.includes("/subtrees/");
-    storedBytes[trees ? "trees" : (kind ?? "meta")] += o.bytes;
+    const hashIndex = o.key.includes("/hash/");
+    storedBytes[trees ? "trees" : hashIndex ? "hashIndex" : (kind ?? "meta")] += o.bytes;
     if (o.path.endsWith(".meta.bin")) frames += decodeRangeMeta(readFileSync(o.path)).blockCount;
   }
   const raw = (p: StoredProjection) => storedBytes[p] - frames * FRAME_HEADER_BYTES;

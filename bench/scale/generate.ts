@@ -1,9 +1,17 @@
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
+import { codecOptions } from "../../origin/index/codec-options.ts";
+import { forEachLimited } from "../../origin/index/for-each-limited.ts";
 import { openStore } from "../../origin/store/index.ts";
 import { displayHex } from "../../proto/bytes.ts";
-import { encodeHead, type HeadObject, headKey } from "../../proto/range/index.ts";
+import {
+  encodeHead,
+  type HashEntries,
+  HashIndexBuilder,
+  type HeadObject,
+  headKey,
+} from "../../proto/range/index.ts";
 import { startMoto } from "../../test/support/moto.ts";
 import { pointPools } from "./points.ts";
 import { TREE_ANCHORS } from "./profile.ts";
@@ -25,6 +33,8 @@ export interface GenerateOptions {
   seed: string;
   /** Ranges uploading at once per worker. */
   inFlight?: number;
+  /** Ranges per block-hash index epoch (default: the format's). */
+  hashEpochRanges?: number;
   log?: (message: string) => void;
 }
 
@@ -33,8 +43,15 @@ export interface GenerateResult {
   tip: number;
   seconds: number;
   blocksPerSec: number;
-  /** Bytes written per kind (data projections, metadata, tree states); head excluded. */
-  bytes: { shielded: number; full: number; nullifiers: number; meta: number; trees: number };
+  /** Bytes written per kind (data projections, metadata, tree states, hash index); head excluded. */
+  bytes: {
+    shielded: number;
+    full: number;
+    nullifiers: number;
+    meta: number;
+    trees: number;
+    hashIndex: number;
+  };
   objects: number;
 }
 
@@ -44,7 +61,8 @@ const LATEST_UPGRADE = { name: "NU6.3", height: 3_428_143, branchId: "37a5165b" 
 export async function generate(o: GenerateOptions): Promise<GenerateResult> {
   const rangeCount = Math.floor(o.to / o.rangeSize) + 1; // last range holds `to`
   const started = performance.now();
-  const bytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0 };
+  const bytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0, hashIndex: 0 };
+  const hashEntries: HashEntries[] = new Array(rangeCount);
   let tip: { height: number; wireHash: Uint8Array; time: number } | undefined;
   let done = 0;
   let lastLog = started;
@@ -70,6 +88,7 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
           if (m.kind === "range") {
             done++;
             for (const k of Object.keys(bytes) as (keyof typeof bytes)[]) bytes[k] += m.bytes[k] ?? 0;
+            hashEntries[m.index] = m.hashEntries;
             if (m.index === rangeCount - 1) tip = m.tip;
             const now = performance.now();
             if (o.log && now - lastLog > 5000) {
@@ -87,11 +106,24 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
       });
     }),
   );
-  // The head last, once every range it points to is durable (proto/range-format.md §Head).
+  // The block-hash index of every range (what the sealer leaves for this head: its base and
+  // recent levels), then the head last, once everything it names is durable
+  // (proto/range-format.md §Head, §Hash index).
   const store = openStore(o.store);
-  await store.put(headKey(o.network), encodeHead(headFor(o, rangeCount, tip!)), {
-    contentType: "application/json",
+  const hashIndex = new HashIndexBuilder({
+    network: o.network,
+    rangeSize: o.rangeSize,
+    firstIndex: 0,
+    epochRanges: o.hashEpochRanges,
   });
+  for (let index = 0; index < rangeCount; index++) hashIndex.add(index, hashEntries[index]!);
+  const indexObjects = hashIndex.objects(codecOptions);
+  await forEachLimited(indexObjects, 16, async (obj) => {
+    await store.put(obj.key, obj.bytes, { contentType: "application/octet-stream", immutable: true });
+    bytes.hashIndex += obj.bytes.length;
+  });
+  const head = { ...headFor(o, rangeCount, tip!), hashIndex: hashIndex.headField };
+  await store.put(headKey(o.network), encodeHead(head), { contentType: "application/json" });
   const seconds = (performance.now() - started) / 1000;
   return {
     ranges: rangeCount,
@@ -99,7 +131,7 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
     seconds,
     blocksPerSec: (rangeCount * o.rangeSize) / seconds,
     bytes,
-    objects: rangeCount * 5 + 1,
+    objects: rangeCount * 5 + indexObjects.length + 1,
   };
 }
 

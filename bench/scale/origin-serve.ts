@@ -1,3 +1,4 @@
+import { sealedHashResolver } from "../../origin/index/sealed-hash.ts";
 import { createSealedReader } from "../../origin/index/sealed-reader.ts";
 import { createTail } from "../../origin/index/tail.ts";
 import { createChainView } from "../../origin/index/view.ts";
@@ -20,12 +21,15 @@ async function main(storeSpec: string, network: "mainnet" | "testnet" | "regtest
   const bytes = await store.get(headKey(network));
   if (!bytes) throw new Error(`no head for ${network} in ${storeSpec}`);
   const head = decodeHead(bytes);
+  const sealed = createSealedReader(store, network, head.rangeSize);
   const chain = createChainView({
     tail: createTail(),
-    sealed: createSealedReader(store, network, head.rangeSize),
+    sealed,
     rangeSize: head.rangeSize,
     head: () => head,
     floor: () => head.firstHeight,
+    // GetBlock by hash from the store's hash index, as `lightedge origin` (no node to fall back on).
+    resolveHeight: sealedHashResolver({ store, sealed, head: () => head }),
   });
   const node = new Proxy(
     {},

@@ -3,7 +3,14 @@ import type { ParsedBlock, ParsedTx, SaplingOutput, ShieldedAction } from "../..
 import { projectBlock } from "../../origin/chain/index.ts";
 import { type BlockRandom, blockRandom } from "../../origin/devnode/prng.ts";
 import { codecOptions } from "../../origin/index/codec-options.ts";
-import { encodeSealedRange, rangeKeys, type SealedBlockInput } from "../../proto/range/index.ts";
+import { GENESIS_HASHES } from "../../origin/node/network.ts";
+import { wireHashOf } from "../../proto/bytes.ts";
+import {
+  blockHashEntries,
+  encodeSealedRange,
+  rangeKeys,
+  type SealedBlockInput,
+} from "../../proto/range/index.ts";
 import {
   encodeTreeStateRange,
   type LegacyTree,
@@ -38,6 +45,8 @@ export interface RangeObjects {
   objects: { key: string; bytes: Uint8Array }[];
   /** Last block (for the head). */
   tip: { height: number; wireHash: Uint8Array; time: number };
+  /** Block-hash index entries of the range's blocks (proto/range/hash-index-codec.ts). */
+  hashEntries: BigUint64Array;
   /** Bytes per projection (and meta, trees) for the totals. */
   bytes: { shielded: number; full: number; nullifiers: number; meta: number; trees: number };
 }
@@ -66,6 +75,16 @@ export function treeSizeAfter(height: number, pool: 1 | 2, scale: number): numbe
     value = h0[pool] + ((height - h0[0]) * (h1[pool] - h0[pool])) / (h1[0] - h0[0]);
   }
   return Math.round(value * scale);
+}
+
+/**
+ * Block hash of `height` on the generated chain (wire order): the network's real genesis hash at
+ * height 0 (so a node standing in for the chain, bench/scale/scale-node.ts, passes the origin's
+ * network check, origin/node/network.ts), else `syntheticHash`.
+ */
+export function blockHashAt(network: string, seed: string, height: number): Uint8Array {
+  const genesis = GENESIS_HASHES[network as keyof typeof GENESIS_HASHES];
+  return height === 0 && genesis !== undefined ? wireHashOf(genesis) : syntheticHash(seed, height);
 }
 
 /** Block hash of `height` (wire order): 32 deterministic bytes, last 3 zero (display "000000…"). */
@@ -264,10 +283,10 @@ export function createRangeBuilder(o: RangeOptions) {
     const actions = spread(rand, treeSizeAfter(last, 2, o.payloadScale) - orchardSize, o.rangeSize);
     const blocks: SealedBlockInput[] = [];
     const trees: TreeStateBlock[] = [];
-    let prev = syntheticHash(o.seed, first - 1);
+    let prev = blockHashAt(o.network, o.seed, first - 1);
     for (let k = 0; k < o.rangeSize; k++) {
       const height = first + k;
-      const wireHash = syntheticHash(o.seed, height);
+      const wireHash = blockHashAt(o.network, o.seed, height);
       const time = blockTime(height);
       const txs = blockTxs(
         rand,
@@ -315,6 +334,7 @@ export function createRangeBuilder(o: RangeOptions) {
         { key: treeStateKey(o.network, o.rangeSize, index), bytes: treeBytes },
       ],
       tip: { height: lastBlock.height, wireHash: lastBlock.wireHash, time: lastBlock.time },
+      hashEntries: blockHashEntries(blocks),
       bytes: {
         shielded: encoded.data.shielded.length,
         full: encoded.data.full.length,

@@ -6,7 +6,8 @@ import { createRangeBuilder, type RangeOptions } from "./range.ts";
 /**
  * One generator thread: builds the ranges `first + k·stride` below `end` and writes their objects
  * (data, metadata, tree states) to the store, `inFlight` ranges uploading at once. Reports each
- * range's tip and byte counts to the main thread, which writes the head once all are durable.
+ * range's tip, hash-index entries and byte counts to the main thread, which writes the hash index
+ * and then the head once all are durable.
  */
 export interface WorkerJob {
   options: Omit<RangeOptions, "points">;
@@ -22,6 +23,7 @@ export type WorkerMessage =
       kind: "range";
       index: number;
       tip: { height: number; wireHash: Uint8Array; time: number };
+      hashEntries: BigUint64Array;
       bytes: Record<string, number>;
     }
   | { kind: "done" }
@@ -40,12 +42,14 @@ async function run(job: WorkerJob): Promise<void> {
       ),
     ).then(() => {
       pending.delete(task);
-      parentPort!.postMessage({
+      const message: WorkerMessage = {
         kind: "range",
         index,
         tip: range.tip,
+        hashEntries: range.hashEntries,
         bytes: range.bytes,
-      } satisfies WorkerMessage);
+      };
+      parentPort!.postMessage(message, [range.hashEntries.buffer as ArrayBuffer]);
     });
     pending.add(task);
     // Let finished uploads report before the next synchronous build.

@@ -1,9 +1,10 @@
-import { rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { MAX_RANGES_PER_REQUEST, planRange } from "../../edge/blocks/plan.ts";
-import { BlockIDSchema, EmptySchema } from "../../proto/index.ts";
+import { BlockIDSchema, CompactBlockSchema, EmptySchema } from "../../proto/index.ts";
+import { blockInfo, decodeRangeMeta, rangeKeys } from "../../proto/range/index.ts";
 import { seedEdgeState, startEdgeFixture } from "../lib/edge-fixture.ts";
 import { createFrameCounter, trailerOk } from "../lib/frame-counter.ts";
 import { runLoad } from "../lib/load.ts";
@@ -13,7 +14,9 @@ import { randomWindows, rangeRequest, staticRangeRequest, unaryRequest } from ".
 import { spawnServer } from "../lib/spawn.ts";
 import { spawnStaticServer } from "../lib/static-server.ts";
 import { latencySummary, round } from "../lib/stats.ts";
-import { concatProjection, scanStore } from "../lib/store-scan.ts";
+import { concatProjection, type StoreScan, scanStore } from "../lib/store-scan.ts";
+import { spawnStoreServer } from "../lib/store-server.ts";
+import { measureBootstrap } from "../scale/bootstrap.ts";
 import { costTable } from "../scale/cost.ts";
 import { estimate, generate } from "../scale/generate.ts";
 import type { Scenario } from "../scenario.ts";
@@ -21,6 +24,8 @@ import type { Scenario } from "../scenario.ts";
 const SAPLING_ACTIVATION = 419_200;
 const PER_REQUEST = 10_000;
 const NETWORK = "mainnet";
+/** The bootstrap bucket's payload scale: bootstrap reads metadata only, so payload only costs time. */
+const BOOTSTRAP_PAYLOAD_SCALE = 0.002;
 
 /** `--payload-scale F` (default 0.02) and `--scale-to H` (default 3,500,000), declared in run.ts. */
 function scaleArgs(): { payloadScale: number; to: number; edge: boolean } {
@@ -56,26 +61,88 @@ async function rangeStream(baseUrl: string, start: number, end: number) {
   return { ok, frames: counter.frames, message: decodeURIComponent(message).slice(0, 200) };
 }
 
-/** Sequential Connect (binary) unary calls after 10 untimed ones; latency per call, errors counted. */
-async function timedUnary(baseUrl: string, method: string, bodies: Uint8Array[]) {
+/**
+ * Sequential Connect (binary) unary calls after 10 untimed ones (`warmup`, default the first 10
+ * bodies); latency per call, errors counted (a failed call, or an answer `check` refuses).
+ */
+async function timedUnary(
+  baseUrl: string,
+  method: string,
+  bodies: Uint8Array[],
+  o: { warmup?: Uint8Array[]; check?: (answer: Uint8Array, i: number) => boolean } = {},
+) {
   const call = async (body: Uint8Array) => {
     const res = await fetch(`${baseUrl}/cash.z.wallet.sdk.rpc.CompactTxStreamer/${method}`, {
       method: "POST",
       headers: { "content-type": "application/proto", "connect-protocol-version": "1" },
       body: body.slice(),
     });
-    await res.arrayBuffer();
-    return res.ok;
+    const answer = new Uint8Array(await res.arrayBuffer());
+    return res.ok ? answer : undefined;
   };
-  for (const body of bodies.slice(0, 10)) await call(body);
+  for (const body of o.warmup ?? bodies.slice(0, 10)) await call(body);
   const ms: number[] = [];
   let errors = 0;
-  for (const body of bodies) {
+  for (const [i, body] of bodies.entries()) {
     const t = performance.now();
-    if (!(await call(body))) errors++;
+    const answer = await call(body);
     ms.push(performance.now() - t);
+    if (answer === undefined || (o.check && !o.check(answer, i))) errors++;
   }
   return { ...latencySummary(ms), errors };
+}
+
+/** Wire hashes of sealed heights, from the store's range metadata. */
+function hashesAt(scan: StoreScan, heights: number[]): Uint8Array[] {
+  const paths = new Map(scan.objects.map((o) => [o.key, o.path]));
+  return heights.map((h) => {
+    const key = rangeKeys(scan.network, scan.rangeSize, Math.floor(h / scan.rangeSize)).meta;
+    return blockInfo(decodeRangeMeta(readFileSync(paths.get(key)!)), h).wireHash;
+  });
+}
+
+/**
+ * GetBlock by hash at random sealed heights through the edge under Miniflare with no origin
+ * configured, reading the store from a separate server (Worker-alone mode, bench/lib/store-server.ts:
+ * nothing to seed): every answer comes from the store's hash index, and must be the block asked for.
+ */
+async function edgeBlockByHash(ctx: Parameters<Scenario["run"]>[0], scan: StoreScan, storeDir: string) {
+  const all = randomWindows(19, 1010, 1, 0, scan.sealedTip).map((w) => w.start);
+  const heights = all.slice(10);
+  const body = (hash: Uint8Array) => toBinary(BlockIDSchema, create(BlockIDSchema, { hash }));
+  const hashes = hashesAt(scan, all);
+  const store = await spawnStoreServer(storeDir);
+  const persist = join(ctx.tmp, "scale-by-hash-state");
+  mkdirSync(persist, { recursive: true });
+  try {
+    const mf = await startEdgeFixture({
+      runtime: "miniflare",
+      persist,
+      networks: NETWORK,
+      storePublicUrl: store.url,
+      log: ctx.log,
+    });
+    try {
+      const byHash = await timedUnary(mf.url, "GetBlock", hashes.slice(10).map(body), {
+        warmup: hashes.slice(0, 10).map(body),
+        check: (answer, i) => Number(fromBinary(CompactBlockSchema, answer).height) === heights[i],
+      });
+      // The same call by height at other random heights: what the index adds is the difference.
+      const others = randomWindows(20, 1000, 1, 0, scan.sealedTip).map((w) => w.start);
+      const byHeight = await timedUnary(
+        mf.url,
+        "GetBlock",
+        others.map((h) => toBinary(BlockIDSchema, create(BlockIDSchema, { height: BigInt(h) }))),
+        { check: (answer, i) => Number(fromBinary(CompactBlockSchema, answer).height) === others[i] },
+      );
+      return { byHash, byHeight };
+    } finally {
+      await mf.stop();
+    }
+  } finally {
+    await store.stop();
+    rmSync(persist, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -111,7 +178,7 @@ export const scenario: Scenario = {
     const scan = scanStore(storeDir, NETWORK);
     f["scale.heights"] = scan.sealedTip + 1;
     f["scale.objects"] = scan.objects.length;
-    for (const k of ["shielded", "full", "nullifiers", "meta", "trees"] as const)
+    for (const k of ["shielded", "full", "nullifiers", "meta", "trees", "hashIndex"] as const)
       f[`scale.storage.${k}.bytes`] = scan.storedBytes[k];
 
     // The edge's own planner on this head: is one request for the whole history accepted?
@@ -243,6 +310,22 @@ export const scenario: Scenario = {
           await mf.stop();
           rmSync(persist, { recursive: true, force: true });
         }
+        const { byHash, byHeight } = await edgeBlockByHash(ctx, scan, storeDir);
+        f["scale.blockByHash.p50Ms"] = round(byHash.p50Ms, 3);
+        f["scale.blockByHash.p99Ms"] = round(byHash.p99Ms, 3);
+        f["scale.blockByHash.errors"] = byHash.errors;
+        f["scale.blockByHeight.p50Ms"] = round(byHeight.p50Ms, 3);
+        f["scale.blockByHeight.errors"] = byHeight.errors;
+        f["scale.blockByHash.vsByHeight"] = round(byHash.p50Ms / Math.max(byHeight.p50Ms, 1e-9), 3);
+        ctx.log(
+          `scale: edge GetBlock by hash p50 ${byHash.p50Ms} ms (${byHash.errors} errors), by height ${byHeight.p50Ms} ms`,
+        );
+        ctx.report.notes.push(
+          "scale.blockByHash: GetBlock by hash at 1,000 random sealed heights 0..tip, the edge under " +
+            "Miniflare with no origin configured (Worker-alone: the store from a separate server), " +
+            "each answer checked to be the block asked for; sequential, after 10 untimed calls. " +
+            "scale.blockByHeight: the same, by height, at 1,000 other random heights (vsByHeight: the ratio).",
+        );
       }
     } finally {
       await origin.stop();
@@ -252,6 +335,27 @@ export const scenario: Scenario = {
     ctx.report.notes.push(
       "scale: the origin is its serving stack over the generated store (bench/scale/origin-serve.ts), " +
         "no node behind it.",
+    );
+
+    // A new origin adopting the full height from S3 (moto), and a reader's metadata audit of it.
+    const boot = await measureBootstrap({
+      repoRoot: ctx.repoRoot,
+      tmp: ctx.tmp,
+      to,
+      payloadScale: BOOTSTRAP_PAYLOAD_SCALE,
+      log: ctx.log,
+    });
+    f["scale.bootstrapSec"] = round(boot.bootstrapSec, 2);
+    f["scale.bootstrap.auditSec"] = round(boot.auditSec, 2);
+    f["scale.bootstrap.generateSec"] = round(boot.generateSec, 1);
+    f["scale.bootstrap.originByHashOk"] = boot.originByHashOk ? 1 : 0;
+    ctx.report.notes.push(
+      `scale.bootstrapSec: \`lightedge origin\` adopting a ${boot.heights}-block store in moto ` +
+        `(generate.ts at payload scale ${BOOTSTRAP_PAYLOAD_SCALE}: bootstrap reads metadata only), from spawn ` +
+        `to GetLatestBlock at the sealed tip, with a node standing in for the generated chain ` +
+        `(bench/scale/scale-node.ts; node calls ${JSON.stringify(boot.nodeCalls)}). ` +
+        `scale.bootstrap.auditSec: auditMetadata over the same bucket (${boot.auditRanges} ranges' ` +
+        `metadata chained, ${boot.auditIndexEntries} hash-index entries checked).`,
     );
 
     // Cost model at payload scale 1: totals projected from a sample of ranges (bench/scale/generate.ts).

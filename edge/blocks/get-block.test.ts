@@ -1,11 +1,15 @@
+import { env as cfEnv } from "cloudflare:test";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BlockIDSchema, CompactBlockSchema } from "../../proto/index.ts";
 import { nullifiersOnly } from "../../proto/pools.ts";
+import { decodeHead, encodeHead } from "../../proto/range/index.ts";
+import type { Env } from "../env.ts";
 import { clientsFor } from "../testing/clients.ts";
 import { b64, type EdgeFixture, fetchWith, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
+import { MAX_HASH_SCAN_RANGES } from "./find-hash.ts";
 
 const f = fixture as EdgeFixture;
 const block = (h: number) => f.seed.blocks.mainnet!.find((b) => b.height === h)!;
@@ -46,6 +50,59 @@ describe.skipIf(fixture === null)("GetBlock and GetBlockNullifiers", () => {
       expect(err).toMatchObject({ code: Code.InvalidArgument });
       expect((err as ConnectError).rawMessage).toMatch(/^GetBlock: /);
     });
+  });
+
+  it("finds any sealed block by hash from the store's hash index, with no origin configured", async () => {
+    // The oldest testnet ranges are further back than the newest-metadata scan reaches
+    // (MAX_HASH_SCAN_RANGES): only the index can answer, and there is no origin to ask.
+    const testnet = f.seed.blocks.testnet!;
+    const sealed = testnet.filter((b) => b.height <= f.seed.tips.testnet!);
+    expect(sealed.length).toBeGreaterThan(MAX_HASH_SCAN_RANGES * 10);
+    for (const [name, client] of clientsFor(testEnv("none"), "https://edge.test/testnet")) {
+      for (const b of [sealed[0]!, sealed[37]!, sealed[sealed.length - 1]!]) {
+        const got = await client.getBlock({ hash: b64(b.hash).reverse() });
+        expect(toBinary(CompactBlockSchema, got), name).toEqual(b64(b.full));
+      }
+      // A hash the index does not hold: NotFound, asked of no one.
+      const err = await client
+        .getBlock({ hash: new Uint8Array(32).fill(7) })
+        .catch((e) => ConnectError.from(e));
+      expect(err, name).toMatchObject({ code: Code.NotFound });
+      // A tail block is not sealed, and there is no origin for it either.
+      const tail = testnet.find((b) => b.height === f.seed.tips.testnet! + 1)!;
+      const tailErr = await client.getBlock({ hash: b64(tail.hash) }).catch((e) => ConnectError.from(e));
+      expect(tailErr, name).toMatchObject({ code: Code.NotFound });
+    }
+  });
+
+  it("without an index in the head (an older store), finds recent sealed hashes and asks the origin for the rest", async () => {
+    // The testnet seed under another prefix, its head as a writer before the index left it.
+    const bucket = (cfEnv as unknown as Env).BLOCKS!;
+    for (const [key, value] of Object.entries(f.seed.objects)) {
+      if (!key.startsWith("v1/testnet/") || key.includes("/hash/")) continue;
+      let bytes = b64(value);
+      if (key.endsWith("head.json")) {
+        const { hashIndex: _, ...older } = decodeHead(bytes);
+        bytes = encodeHead(older);
+      }
+      await bucket.put(`legacy/${key}`, bytes);
+    }
+    const sealed = f.seed.blocks.testnet!.filter((b) => b.height <= f.seed.tips.testnet!);
+    const [, noOrigin] = clientsFor(
+      testEnv("none", { STORE_PREFIX: "legacy" }),
+      "https://edge.test/testnet",
+    )[0]!;
+    const recent = sealed[sealed.length - 3]!;
+    expect(Number((await noOrigin.getBlock({ hash: b64(recent.hash) })).height)).toBe(recent.height);
+    const err = await noOrigin.getBlock({ hash: b64(sealed[0]!.hash) }).catch((e) => ConnectError.from(e));
+    expect(err).toMatchObject({ code: Code.NotFound });
+    const [, withOrigin] = clientsFor(
+      testEnv("good", { STORE_PREFIX: "legacy" }),
+      "https://edge.test/testnet",
+    )[0]!;
+    expect(Number((await withOrigin.getBlock({ hash: b64(sealed[0]!.hash) })).height)).toBe(
+      sealed[0]!.height,
+    );
   });
 
   it("answers a Connect GET with the bare protobuf, cacheable for a year", async () => {

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeHead, hashShardKey, headHashLevels } from "../../proto/range/index.ts";
 import { type MotoServer, startMoto } from "../../test/support/moto.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
 import { type BlobStore, createDirectoryStore, createS3Store } from "../store/index.ts";
@@ -118,6 +119,15 @@ describe("kill -9 at random points, then restart", () => {
     expect(await exited(runIndex(`dir:${clean.path}`, cleanData.path))).toBe(0);
     const a = files(crashed.path);
     const b = files(clean.path);
+    // Hash index levels a later head superseded depend on which heads a run wrote (a head is
+    // skipped when the next range is already uploaded): compare those the final head names.
+    for (const store of [a, b]) {
+      const named = headHashLevels(decodeHead(store.get("/v1/regtest/head.json")!))!.map((l) =>
+        `/${hashShardKey(l, 0)}`.replace(/[^/]+$/, ""),
+      );
+      for (const key of [...store.keys()])
+        if (key.includes("/hash/") && !named.some((folder) => key.startsWith(folder))) store.delete(key);
+    }
     a.delete("/v1/regtest/head.json");
     b.delete("/v1/regtest/head.json");
     expect([...a.keys()].sort()).toEqual([...b.keys()].sort());

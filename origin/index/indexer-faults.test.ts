@@ -130,6 +130,9 @@ describe("bootstrap from an existing store", () => {
     const audit = await auditStore(store, "regtest", 10);
     expect(audit.ranges).toBe(9);
     expect(audit.head?.tip?.displayHash).toBe(dev.chain.hashAt(89));
+    // The cut head named a hash index of the 5 kept ranges; the rebuilt one, of all 9.
+    expect(result.head?.hashIndex).toBeDefined();
+    expect(audit.hashIndex?.entries).toBe(90);
     // Rebuilt from range 5 on: 50..99 fetched again, 0..49 adopted.
     expect(await metricValue(t.registry, "lightedge_index_blocks_total")).toBe(50);
   });

@@ -13,6 +13,7 @@ import { IndexerConfigError, isConfigurationError } from "./config-error.ts";
 import { type FollowState, followStep, type IndexHooks } from "./follow-step.ts";
 import { createRateMeter } from "./rate-meter.ts";
 import { backoffMs, isTransient, retrying, sleep } from "./retry.ts";
+import { sealedHashResolver } from "./sealed-hash.ts";
 import { createSealedReader } from "./sealed-reader.ts";
 import { createSealer } from "./sealer.ts";
 import { createTail, type IndexedBlock } from "./tail.ts";
@@ -41,6 +42,8 @@ export interface IndexerOptions {
   chunkSize?: number;
   /** Ranges uploading at once (default 4). */
   uploadsInFlight?: number;
+  /** Ranges per block-hash index epoch for a store without an index (default: the format's 64). */
+  hashIndexEpochRanges?: number;
 }
 
 export interface IndexerStatus {
@@ -112,12 +115,17 @@ export function createIndexer(o: IndexerOptions): Indexer {
     head: () => state?.sealer.head() ?? head,
     floor: viewFloor,
     halted: () => state?.alarm,
-    // Rare path (a hash below the tail): ask the node where it is; the view verifies the answer.
-    resolveHeight: (displayHash) =>
-      o.chain.block(displayHash).then(
-        (b) => b.height,
-        () => undefined,
-      ),
+    // A hash below the tail: the store's hash index, else ask the node; the view verifies the answer.
+    resolveHeight: sealedHashResolver({
+      store: o.store,
+      sealed,
+      head: () => state?.sealer.head() ?? head,
+      fallback: (displayHash) =>
+        o.chain.block(displayHash).then(
+          (b) => b.height,
+          () => undefined,
+        ),
+    }),
   });
 
   const noteError = (where: string) => (err: unknown) => {
@@ -222,6 +230,7 @@ export function createIndexer(o: IndexerOptions): Indexer {
           network: o.network,
           rangeSize: o.rangeSize,
           concurrency: o.concurrency,
+          hashIndexEpochRanges: o.hashIndexEpochRanges,
           log: o.log,
         }),
       noteError("bootstrap"),
@@ -245,6 +254,8 @@ export function createIndexer(o: IndexerOptions): Indexer {
       onSealed,
       onStoreError: noteError("store"),
       rangeObjects: o.hooks?.rangeObjects,
+      hashIndex: result.hashIndex,
+      hashIndexEpochRanges: o.hashIndexEpochRanges,
     });
     state = {
       chain: o.chain,

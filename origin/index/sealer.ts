@@ -1,7 +1,10 @@
 import { displayHex } from "../../proto/bytes.ts";
 import {
+  blockHashEntries,
   encodeHead,
   encodeSealedRange,
+  type HashEntries,
+  HashIndexBuilder,
   type HeadObject,
   headKey,
   rangeBounds,
@@ -29,6 +32,12 @@ export interface SealerOptions {
   /** After the head points past `height`: the tail may drop those blocks. */
   onSealed(head: HeadObject): void;
   onStoreError(err: unknown): void;
+  /**
+   * The block-hash index of the head's ranges (from bootstrap); default: empty, for a store with no
+   * head, with `hashIndexEpochRanges` ranges per epoch.
+   */
+  hashIndex?: HashIndexBuilder | null;
+  hashIndexEpochRanges?: number;
   /** More immutable objects of a range (tree states, origin/treestate), written before its head. */
   rangeObjects?(index: number, blocks: IndexedBlock[]): Promise<{ key: string; bytes: Uint8Array }[]>;
 }
@@ -48,7 +57,8 @@ const INFO_MAX_AGE_MS = 5_000;
 /**
  * Seals finalized ranges: encodes each once, uploads its data objects then its metadata, and only
  * then moves the head (in range order; a crash in between leaves unreferenced objects that the
- * next run rewrites identically). Several ranges may upload at once; heads are written in order.
+ * next run rewrites identically). Several ranges may upload at once; heads are written in order,
+ * each after the block-hash index objects it names (proto/range-format.md §Hash index).
  */
 export function createSealer(options: SealerOptions): Sealer {
   let head = options.head;
@@ -61,6 +71,14 @@ export function createSealer(options: SealerOptions): Sealer {
   let headWrittenAt = Date.now();
   let failure: { error: unknown } | undefined;
   let info: { at: number; value: HeadObject["lightdInfo"] } | undefined;
+  const hashIndex =
+    options.hashIndex ??
+    new HashIndexBuilder({
+      network: options.network,
+      rangeSize: options.rangeSize,
+      firstIndex: firstHeight / options.rangeSize,
+      epochRanges: options.hashIndexEpochRanges,
+    });
 
   const lightdInfo = async () => {
     if (!info || Date.now() - info.at > INFO_MAX_AGE_MS) {
@@ -97,9 +115,13 @@ export function createSealer(options: SealerOptions): Sealer {
     await Promise.all(extra.map((o) => put(o.key, o.bytes, true)));
   };
 
-  const advanceHead = async (index: number, last: IndexedBlock) => {
+  const advanceHead = async (index: number, last: IndexedBlock, entries: HashEntries) => {
     uploadedRanges.delete(index);
+    hashIndex.add(index, entries);
     if (uploadedRanges.has(index + 1)) return; // the next range's head write supersedes this one
+    const indexObjects = hashIndex.objects(codecOptions);
+    await Promise.all(indexObjects.map((o) => put(o.key, o.bytes, true)));
+    hashIndex.baseStored();
     const next: HeadObject = {
       format: "lightedge-head",
       version: 1,
@@ -110,6 +132,7 @@ export function createSealer(options: SealerOptions): Sealer {
       tip: { height: last.height, displayHash: displayHex(last.wireHash), time: last.time },
       updatedAt: new Date().toISOString(),
       lightdInfo: await lightdInfo(),
+      hashIndex: hashIndex.headField,
     };
     await writeHead(next);
     options.onSealed(next);
@@ -122,12 +145,15 @@ export function createSealer(options: SealerOptions): Sealer {
   };
 
   const start = (index: number, blocks: IndexedBlock[]) => {
+    const entries = blockHashEntries(blocks);
     const uploaded = upload(index, blocks);
     uploaded.then(
       () => uploadedRanges.add(index),
       () => {},
     );
-    headChain = headChain.then(() => uploaded).then(() => advanceHead(index, blocks[blocks.length - 1]!));
+    headChain = headChain
+      .then(() => uploaded)
+      .then(() => advanceHead(index, blocks[blocks.length - 1]!, entries));
     const task = headChain;
     inFlight.add(task);
     task.then(

@@ -2,58 +2,153 @@ import { equalBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
   assertHeadMatchesRange,
+  decodeHashShard,
   decodeHead,
+  type HashEntries,
   type HeadObject,
+  hashShardKey,
+  headHashLevels,
   headKey,
   lastWireHash,
+  metaHashEntries,
   PROJECTIONS,
+  type RangeMeta,
   rangeKeys,
+  sortedEntries,
   verifySection,
 } from "../../proto/range/index.ts";
 import type { BlobStore } from "../store/index.ts";
 import { codecOptions } from "./codec-options.ts";
+import { forEachLimited } from "./for-each-limited.ts";
 import { createSealedReader } from "./sealed-reader.ts";
 
 export interface AuditReport {
   head: HeadObject | null;
   /** Ranges checked (every range the head refers to). */
   ranges: number;
-  /** Bytes read and hashed. */
+  /** Data bytes read and hashed (0 for a metadata audit). */
   bytes: number;
+  /** The block-hash index the head names, checked entry for entry; null when the head has none. */
+  hashIndex: { levels: number; shards: number; entries: number } | null;
 }
+
+const WHERE = "store-audit";
 
 /**
  * Reader-side invariants of a store, checked in full: the head refers only to complete ranges
  * (every data object present, with the length and SHA-256 its metadata records), the ranges chain
- * by prevHash with no gaps, and the head's tip is the last range's last block. Throws `corrupt`
- * on the first violation. For tests, audits and a second origin adopting a bucket.
+ * by prevHash with no gaps, the head's tip is the last range's last block, and the hash index holds
+ * exactly one entry per sealed block. Throws `corrupt` on the first violation. For tests and audits.
  */
 export async function auditStore(store: BlobStore, network: string, rangeSize: number): Promise<AuditReport> {
+  return audit(store, network, rangeSize, { data: true, concurrency: 1 });
+}
+
+/**
+ * The same checks without reading data objects: every range's metadata (its own SHA-256 trailer,
+ * its parent hash against the previous range's last hash, the head's tip against the last range)
+ * and the hash index, `concurrency` reads at once. What a reader adopting a bucket can afford at
+ * full height (3,500 metadata objects, no per-block reads).
+ */
+export async function auditMetadata(
+  store: BlobStore,
+  network: string,
+  rangeSize: number,
+  concurrency = 32,
+): Promise<AuditReport> {
+  return audit(store, network, rangeSize, { data: false, concurrency });
+}
+
+interface Ends {
+  parent: Uint8Array;
+  last: Uint8Array;
+  entries: HashEntries;
+}
+
+async function audit(
+  store: BlobStore,
+  network: string,
+  rangeSize: number,
+  o: { data: boolean; concurrency: number },
+): Promise<AuditReport> {
   const bytes = await store.get(headKey(network));
-  if (bytes === null) return { head: null, ranges: 0, bytes: 0 };
+  if (bytes === null) return { head: null, ranges: 0, bytes: 0, hashIndex: null };
   const head = decodeHead(bytes);
   const reader = createSealedReader(store, network, rangeSize);
   const first = head.firstHeight / rangeSize;
+  const lastIndex = first + head.rangeCount - 1;
   let read = 0;
-  let previous: Uint8Array | undefined;
-  for (let index = first; index < first + head.rangeCount; index++) {
+  const ends: Ends[] = new Array(head.rangeCount);
+  const indexes = Array.from({ length: head.rangeCount }, (_, k) => first + k);
+  await forEachLimited(indexes, o.concurrency, async (index) => {
     const meta = await reader.meta(index);
-    if (previous && !equalBytes(meta.parentWireHash, previous)) {
+    if (o.data) read += await verifyData(store, meta);
+    if (index === lastIndex) assertHeadMatchesRange(head, meta);
+    ends[index - first] = {
+      parent: meta.parentWireHash,
+      last: lastWireHash(meta),
+      entries: metaHashEntries(meta),
+    };
+  });
+  for (let k = 1; k < ends.length; k++) {
+    if (!equalBytes(ends[k]!.parent, ends[k - 1]!.last))
       throw new LightedgeError(
         "corrupt",
-        "store-audit",
-        `range ${index} does not chain to range ${index - 1}`,
+        WHERE,
+        `range ${first + k} does not chain to range ${first + k - 1}`,
       );
-    }
-    for (const projection of PROJECTIONS) {
-      const key = rangeKeys(network, rangeSize, index).data[projection];
-      const data = await store.get(key);
-      if (data === null) throw new LightedgeError("corrupt", "store-audit", `${key} is missing`);
-      verifySection(meta, projection, data, codecOptions);
-      read += data.length;
-    }
-    previous = lastWireHash(meta);
-    if (index === first + head.rangeCount - 1) assertHeadMatchesRange(head, meta);
   }
-  return { head, ranges: head.rangeCount, bytes: read };
+  const hashIndex = await auditHashIndex(store, head, ends, o.concurrency);
+  return { head, ranges: head.rangeCount, bytes: read, hashIndex };
+}
+
+async function verifyData(store: BlobStore, meta: RangeMeta): Promise<number> {
+  let read = 0;
+  for (const projection of PROJECTIONS) {
+    const key = rangeKeys(meta.network, meta.rangeSize, meta.index).data[projection];
+    const data = await store.get(key);
+    if (data === null) throw new LightedgeError("corrupt", WHERE, `${key} is missing`);
+    verifySection(meta, projection, data, codecOptions);
+    read += data.length;
+  }
+  return read;
+}
+
+/** Every shard of every level the head names, and together exactly the entries of their ranges. */
+async function auditHashIndex(store: BlobStore, head: HeadObject, ends: Ends[], concurrency: number) {
+  const levels = headHashLevels(head);
+  if (levels === undefined) return null;
+  let shards = 0;
+  let entries = 0;
+  const first = head.firstHeight / head.rangeSize;
+  for (const level of levels) {
+    const count = 2 ** level.bits;
+    const stored: HashEntries[] = new Array(count);
+    await forEachLimited(
+      Array.from({ length: count }, (_, s) => s),
+      concurrency,
+      async (s) => {
+        const key = hashShardKey(level, s);
+        const bytes = await store.get(key);
+        if (bytes === null) throw new LightedgeError("corrupt", WHERE, `hash index object ${key} is missing`);
+        const shard = decodeHashShard(bytes, level, s, codecOptions);
+        const out = new BigUint64Array(shard.count);
+        for (let i = 0; i < shard.count; i++) out[i] = shard.entries.getBigUint64(i * 8, false);
+        stored[s] = out;
+      },
+    );
+    const want = sortedEntries(
+      ends.slice(level.firstIndex - first, level.lastIndex - first + 1).map((e) => e.entries),
+    );
+    const got = sortedEntries(stored);
+    if (got.length !== want.length || got.some((v, i) => v !== want[i]))
+      throw new LightedgeError(
+        "corrupt",
+        WHERE,
+        `hash index level ${level.firstIndex}-${level.lastIndex} does not hold exactly its ranges' blocks`,
+      );
+    shards += count;
+    entries += got.length;
+  }
+  return { levels: levels.length, shards, entries };
 }

@@ -1,5 +1,6 @@
 import { displayHex } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
+import { type HeadHashIndex, isHeadHashIndex } from "./hash-index-layout.ts";
 import { assertNetworkName, assertRangeSize, FORMAT_VERSION } from "./keys.ts";
 import type { RangeMeta } from "./types.ts";
 
@@ -23,6 +24,11 @@ export interface HeadObject {
   updatedAt: string;
   /** What GetLightdInfo needs from the node, as of updatedAt (LightdInfo field names). */
   lightdInfo: HeadLightdInfo;
+  /**
+   * Present when the block-hash index objects of exactly these ranges are stored (written before
+   * the head, like the ranges); absent in heads written before the index existed.
+   */
+  hashIndex?: HeadHashIndex;
 }
 
 export interface HeadLightdInfo {
@@ -80,6 +86,7 @@ function validateHead(value: unknown, fail: Fail): asserts value is HeadObject {
   validateTip(h, fail);
   if (typeof h.updatedAt !== "string") throw fail("bad updatedAt");
   validateLightdInfo(h.lightdInfo, fail);
+  if (h.hashIndex !== undefined && !isHeadHashIndex(h.hashIndex)) throw fail("bad hashIndex");
 }
 
 function validateTip(h: HeadObject, fail: Fail): void {

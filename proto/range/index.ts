@@ -2,6 +2,38 @@
 // bundled into the edge Worker as well as the origin.
 export { decodeRangeMeta } from "./decode-meta.ts";
 export { type CodecOptions, encodeSealedRange } from "./encode.ts";
+export { HashIndexBuilder, type HashIndexBuilderOptions } from "./hash-index-builder.ts";
+export {
+  blockHashEntries,
+  decodeHashShard,
+  encodeHashLevel,
+  type HashEntries,
+  type HashShard,
+  hashEntry,
+  metaHashEntries,
+  shardHeights,
+  sortedEntries,
+} from "./hash-index-codec.ts";
+export {
+  DEFAULT_EPOCH_RANGES,
+  HASH_INDEX_VERSION,
+  type HashIndexLevel,
+  type HeadHashIndex,
+  hashIndexLevel,
+  hashKey32,
+  hashShardKey,
+  headHashLevels,
+  shardBitsFor,
+  shardOf,
+} from "./hash-index-layout.ts";
+export {
+  type HashIndexSource,
+  hashIndexCandidates,
+  lookupSealedHash,
+  type ReadObject,
+  type SealedHashLookup,
+  type SealedHashSource,
+} from "./hash-index-lookup.ts";
 export {
   assertHeadMatchesRange,
   decodeHead,

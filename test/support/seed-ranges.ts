@@ -1,8 +1,10 @@
 import { parseBlock, projectBlock } from "../../origin/chain/index.ts";
 import { displayHex } from "../../proto/bytes.ts";
 import {
+  blockHashEntries,
   encodeHead,
   encodeSealedRange,
+  HashIndexBuilder,
   type HeadObject,
   headKey,
   rangeKeys,
@@ -38,6 +40,12 @@ export interface Seed {
   heads: Map<string, HeadObject>;
 }
 
+/**
+ * Ranges per hash-index epoch in the seed: small, so both levels exist (mainnet: a base of 4 ranges
+ * and a recent level of 3; testnet: 16 and 2).
+ */
+export const SEED_HASH_EPOCH_RANGES = 4;
+
 /** Default test seed: consecutive real runs, 10-block ranges, the newest blocks left as tail. */
 export const TEST_SEEDS: readonly SeedSpec[] = [
   { network: "mainnet", from: 663150, to: 663250, rangeSize: 10, sealedRanges: 7 },
@@ -50,6 +58,12 @@ export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
     const blocks = corpusBlocks(spec);
     seed.blocks.set(spec.network, blocks);
     const firstIndex = Math.ceil(spec.from / spec.rangeSize);
+    const hashIndex = new HashIndexBuilder({
+      network: spec.network,
+      rangeSize: spec.rangeSize,
+      firstIndex,
+      epochRanges: SEED_HASH_EPOCH_RANGES,
+    });
     for (let i = 0; i < spec.sealedRanges; i++) {
       const index = firstIndex + i;
       const first = index * spec.rangeSize;
@@ -64,7 +78,9 @@ export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
       seed.objects.set(keys.meta, encoded.meta);
       for (const p of ["shielded", "full", "nullifiers"] as const)
         seed.objects.set(keys.data[p], encoded.data[p]);
+      hashIndex.add(index, blockHashEntries(slice));
     }
+    for (const o of hashIndex.objects()) seed.objects.set(o.key, o.bytes);
     const tipHeight = (firstIndex + spec.sealedRanges) * spec.rangeSize - 1;
     const tip = blocks.find((b) => b.height === tipHeight)!;
     const head: HeadObject = {
@@ -87,6 +103,7 @@ export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
         zcashdBuild: "v2.1.0",
         zcashdSubversion: "/Zebra:2.1.0/",
       },
+      hashIndex: hashIndex.headField,
     };
     seed.heads.set(spec.network, head);
     seed.objects.set(headKey(spec.network), encodeHead(head));

@@ -1,0 +1,34 @@
+import { wireHashOf } from "../../proto/bytes.ts";
+import { Lru } from "../../proto/lru.ts";
+import { type HashShard, type HeadObject, lookupSealedHash } from "../../proto/range/index.ts";
+import type { BlobStore } from "../store/index.ts";
+import { codecOptions } from "./codec-options.ts";
+import type { SealedReader } from "./sealed-reader.ts";
+
+/** Decoded hash-index shards kept (≈ 27 KB each at mainnet's 3.5 M blocks). */
+const SHARD_CACHE_ENTRIES = 256;
+
+/**
+ * The origin's `resolveHeight` (origin/index/view.ts) for sealed heights: the store's block-hash
+ * index (proto/range-format.md §Hash index) when the head has one — at most two shard reads — and
+ * otherwise `fallback` (the node). A hash the index does not hold is not sealed: no node call.
+ */
+export function sealedHashResolver(o: {
+  store: BlobStore;
+  sealed: SealedReader;
+  head(): HeadObject | null;
+  fallback?(displayHash: string): Promise<number | undefined>;
+}): (displayHash: string) => Promise<number | undefined> {
+  const source = {
+    read: (key: string) => o.store.get(key),
+    meta: (index: number) => o.sealed.meta(index),
+    shards: new Lru<string, Promise<HashShard>>({ maxEntries: SHARD_CACHE_ENTRIES }),
+    sha256: codecOptions.sha256,
+  };
+  return async (displayHash) => {
+    const head = o.head();
+    const result = head?.tip ? await lookupSealedHash(source, head, wireHashOf(displayHash)) : undefined;
+    if (result?.indexed) return result.found?.height;
+    return o.fallback?.(displayHash);
+  };
+}

@@ -1,0 +1,113 @@
+import { LightedgeError } from "../errors.ts";
+import type { CodecOptions } from "./encode.ts";
+import { encodeHashLevel, type HashEntries, sortedEntries } from "./hash-index-codec.ts";
+import {
+  DEFAULT_EPOCH_RANGES,
+  HASH_INDEX_VERSION,
+  type HashIndexLevel,
+  type HeadHashIndex,
+  hashIndexLevel,
+} from "./hash-index-layout.ts";
+
+export interface HashIndexBuilderOptions {
+  network: string;
+  rangeSize: number;
+  /** Index of the first sealed range (the head's firstHeight / rangeSize). */
+  firstIndex: number;
+  epochRanges?: number;
+}
+
+/**
+ * The writer's side of the hash index (proto/range-format.md §Hash index), as ranges seal in
+ * order. State: `base` (the entries of every whole epoch so far) and `recent` (each later range's
+ * entries). Adding the range that closes an epoch folds `recent` into `base`. Nothing is
+ * ever rewritten: a new base level gets its own key, and each head names the levels it uses.
+ * Pure (no I/O): the sealer, bootstrap and the scale generator put what `objects` returns.
+ */
+export class HashIndexBuilder {
+  readonly network: string;
+  readonly rangeSize: number;
+  readonly firstIndex: number;
+  readonly epochRanges: number;
+  /** The base level's entries: sorted when one part, else sorted on first use (`#sortedBase`). */
+  #baseParts: HashEntries[] = [];
+  #baseRanges = 0;
+  #recent: HashEntries[] = [];
+  /** The base level of this many ranges is known to be stored. */
+  #storedBaseRanges = -1;
+
+  constructor(o: HashIndexBuilderOptions) {
+    this.network = o.network;
+    this.rangeSize = o.rangeSize;
+    this.firstIndex = o.firstIndex;
+    this.epochRanges = o.epochRanges ?? DEFAULT_EPOCH_RANGES;
+    if (!Number.isInteger(this.epochRanges) || this.epochRanges < 1 || this.epochRanges > 65_536)
+      throw new LightedgeError("bad-request", "hash-index", `invalid epoch size ${this.epochRanges}`);
+  }
+
+  /** Ranges added so far (from firstIndex). */
+  get rangeCount(): number {
+    return this.#baseRanges + this.#recent.length;
+  }
+
+  /** The head's `hashIndex` field for what this builder writes. */
+  get headField(): HeadHashIndex {
+    return { version: HASH_INDEX_VERSION, epochRanges: this.epochRanges };
+  }
+
+  /** The next range's entries (one per block); ranges must come in order. */
+  add(index: number, entries: HashEntries): void {
+    const expected = this.firstIndex + this.rangeCount;
+    if (index !== expected || entries.length !== this.rangeSize)
+      throw new LightedgeError(
+        "internal",
+        "hash-index",
+        `expected range ${expected} with ${this.rangeSize} entries, got range ${index} with ${entries.length}`,
+      );
+    this.#recent.push(entries);
+    if (this.#recent.length === this.epochRanges) {
+      // Folded lazily: adopting 3,500 ranges must not sort a growing base 55 times.
+      this.#baseParts.push(...this.#recent);
+      this.#baseRanges += this.#recent.length;
+      this.#recent = [];
+    }
+  }
+
+  #sortedBase(): HashEntries {
+    if (this.#baseParts.length !== 1) this.#baseParts = [sortedEntries(this.#baseParts)];
+    return this.#baseParts[0]!;
+  }
+
+  /** Says the current base level is in the store (put, or named by a head that was read). */
+  baseStored(): void {
+    this.#storedBaseRanges = this.#baseRanges;
+  }
+
+  /**
+   * The objects the head for the ranges added so far names and the store may lack: the base level
+   * until `baseStored` says it is there, the recent level every time.
+   */
+  objects(options: CodecOptions = {}): { key: string; bytes: Uint8Array }[] {
+    const out: { key: string; bytes: Uint8Array }[] = [];
+    const [base, recent] = this.levels();
+    if (base !== undefined && this.#storedBaseRanges !== this.#baseRanges) {
+      out.push(...encodeHashLevel(base, this.#sortedBase(), options));
+    }
+    if (recent !== undefined) out.push(...encodeHashLevel(recent, sortedEntries(this.#recent), options));
+    return out;
+  }
+
+  /** [base level or undefined, recent level or undefined], as headHashLevels computes them. */
+  levels(): [HashIndexLevel | undefined, HashIndexLevel | undefined] {
+    const at = (from: number, count: number) =>
+      count === 0
+        ? undefined
+        : hashIndexLevel(
+            this.network,
+            this.rangeSize,
+            this.firstIndex + from,
+            this.firstIndex + from + count - 1,
+          );
+    return [at(0, this.#baseRanges), at(this.#baseRanges, this.#recent.length)];
+  }
+}

@@ -1,0 +1,86 @@
+import { equalBytes, reversed } from "../bytes.ts";
+import { LightedgeError } from "../errors.ts";
+import { type Lru, sharedLoad } from "../lru.ts";
+import type { CodecOptions } from "./encode.ts";
+import { decodeHashShard, type HashShard, shardHeights } from "./hash-index-codec.ts";
+import { hashKey32, hashShardKey, headHashLevels, shardOf } from "./hash-index-layout.ts";
+import type { HeadObject } from "./head.ts";
+import { rangeIndexOf } from "./keys.ts";
+import * as L from "./layout.ts";
+import type { RangeMeta, Span } from "./types.ts";
+
+/**
+ * GetBlock by hash for any sealed height (proto/range-format.md §Hash index): one shard read per
+ * level, at most two, in parallel; then the candidate's range metadata confirms the whole hash.
+ * Pure: storage comes in through `read`, so the edge and the origin share this code.
+ */
+
+/** Whole object (or a span of it), or null when absent. */
+export type ReadObject = (key: string, span?: Span) => Promise<Uint8Array | null>;
+
+export interface HashIndexSource {
+  read: ReadObject;
+  /** Decoded shards by key: they never change, so a reader keeps them as long as they fit. */
+  shards?: Lru<string, Promise<HashShard>>;
+  sha256?: CodecOptions["sha256"];
+}
+
+/**
+ * Heights of sealed blocks whose hash has the same key as `hash` (in either byte order), ascending;
+ * undefined when the head names no index. Candidates only: confirm them (`lookupSealedHash`).
+ */
+export async function hashIndexCandidates(
+  src: HashIndexSource,
+  head: HeadObject,
+  hash: Uint8Array,
+): Promise<number[] | undefined> {
+  const levels = headHashLevels(head);
+  if (levels === undefined) return undefined;
+  const key = hashKey32(hash);
+  const found = await Promise.all(
+    levels.map(async (level) => {
+      const shard = shardOf(key, level.bits);
+      const objectKey = hashShardKey(level, shard);
+      const load = async () => {
+        const bytes = await src.read(objectKey);
+        // The head is written after its index objects, so a missing one is damage, not a race.
+        if (bytes === null)
+          throw new LightedgeError("corrupt", "hash-index", `hash index object ${objectKey} is missing`);
+        return decodeHashShard(bytes, level, shard, { sha256: src.sha256 });
+      };
+      const decoded = await (src.shards ? sharedLoad(src.shards, objectKey, load) : load());
+      return shardHeights(decoded, key);
+    }),
+  );
+  return found.flat().sort((a, b) => a - b);
+}
+
+export interface SealedHashSource extends HashIndexSource {
+  /** Metadata of a sealed range (the reader's own cache). */
+  meta(index: number): Promise<RangeMeta>;
+}
+
+export type SealedHashLookup =
+  | { indexed: false }
+  | { indexed: true; found: { height: number; meta: RangeMeta } | undefined };
+
+/**
+ * The sealed block with this hash (wire or display order), confirmed against its range's block
+ * table; `found` undefined means no sealed block has it (the index covers every sealed range).
+ */
+export async function lookupSealedHash(
+  src: SealedHashSource,
+  head: HeadObject,
+  hash: Uint8Array,
+): Promise<SealedHashLookup> {
+  const candidates = await hashIndexCandidates(src, head, hash);
+  if (candidates === undefined) return { indexed: false };
+  const orders = [hash, reversed(hash)];
+  for (const height of candidates) {
+    const meta = await src.meta(rangeIndexOf(height, head.rangeSize));
+    const at = (height - meta.firstHeight) * meta.entryBytes + L.B_HASH;
+    const stored = meta.table.subarray(at, at + L.HASH_BYTES);
+    if (orders.some((h) => equalBytes(h, stored))) return { indexed: true, found: { height, meta } };
+  }
+  return { indexed: true, found: undefined };
+}

@@ -1,0 +1,95 @@
+import { readFileSync } from "node:fs";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { describe, expect, it } from "vitest";
+import {
+  blockHashEntries,
+  decodeHashShard,
+  HashIndexBuilder,
+  type HeadObject,
+  hashKey32,
+  headHashLevels,
+  shardBitsFor,
+  shardHeights,
+} from "./index.ts";
+
+/** The hash index test vector printed in proto/range-format.md must be what the codec writes. */
+const spec = readFileSync(new URL("../range-format.md", import.meta.url), "utf8");
+
+function block(tag: string): string[] {
+  const fence = "```";
+  const match = new RegExp(`${fence}text ${tag}\\n([\\s\\S]*?)${fence}`).exec(spec);
+  if (!match) throw new Error(`no ${tag} block in range-format.md`);
+  return match[1]!.trim().split("\n");
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const hashOf = (height: number) => sha256(new TextEncoder().encode(String(height)));
+
+const builder = new HashIndexBuilder({ network: "regtest", rangeSize: 2, firstIndex: 0, epochRanges: 2 });
+for (let index = 0; index < 3; index++)
+  builder.add(
+    index,
+    blockHashEntries([2 * index, 2 * index + 1].map((height) => ({ height, wireHash: hashOf(height) }))),
+  );
+
+/** key, then hex lines until the next key: the objects block as { key: hex }. */
+function documentedObjects(): Map<string, string> {
+  const out = new Map<string, string>();
+  let key = "";
+  for (const line of block("vector-hash-objects")) {
+    if (line.startsWith("v1/")) {
+      key = line;
+      out.set(key, "");
+    } else out.set(key, out.get(key)! + line.trim());
+  }
+  return out;
+}
+
+describe("the specification's hash index test vector", () => {
+  it("gives each documented hash its documented key", () => {
+    for (const line of block("vector-hash-keys")) {
+      const [height, hash, key] = line.split(" ");
+      expect(hex(hashOf(Number(height)))).toBe(hash);
+      expect(
+        hashKey32(hashOf(Number(height)))
+          .toString(16)
+          .padStart(8, "0"),
+      ).toBe(key);
+      // The same key for the reversed (display-order) hash.
+      expect(hashKey32(hashOf(Number(height)).reverse())).toBe(Number.parseInt(key!, 16));
+    }
+  });
+
+  it("matches the shard objects the builder writes, byte for byte, under the documented keys", () => {
+    const written = new Map(builder.objects().map((o) => [o.key, hex(o.bytes)]));
+    expect(written).toEqual(documentedObjects());
+  });
+
+  it("names the documented levels from the head alone, and the shards decode to every height", () => {
+    const head = {
+      firstHeight: 0,
+      rangeCount: 3,
+      rangeSize: 2,
+      network: "regtest",
+      hashIndex: builder.headField,
+    };
+    const levels = headHashLevels(head as HeadObject)!;
+    expect(levels.map((l) => [l.firstIndex, l.lastIndex, l.bits])).toEqual([
+      [0, 1, 0],
+      [2, 2, 0],
+    ]);
+    const objects = [...documentedObjects().values()].map((h) => Uint8Array.from(Buffer.from(h, "hex")));
+    for (let height = 0; height < 6; height++) {
+      const level = height < 4 ? 0 : 1;
+      const shard = decodeHashShard(objects[level]!, levels[level]!, 0);
+      expect(shardHeights(shard, hashKey32(hashOf(height)))).toEqual([height]);
+    }
+  });
+
+  it("cuts levels into the documented number of shards", () => {
+    for (const line of block("vector-hash-bits")) {
+      const [entries, bits] = line.split(" ").map(Number);
+      expect(shardBitsFor(entries!)).toBe(bits);
+    }
+  });
+});
