@@ -37,6 +37,7 @@ describe("the Cache API layer over the store (workerd's real cache)", () => {
     expect(cachedKind("v1/mainnet/r1000/00000663.shielded.bin")).toBe("data");
     expect(cachedKind("v1/mainnet/r1000/00000663.trees.bin")).toBe("trees");
     expect(cachedKind("v1/mainnet/subtrees/sapling/000000-004.bin")).toBe("subtrees");
+    expect(cachedKind("v1/mainnet/r1000/hash/00000000-00000063/0001.bin")).toBe("hash");
   });
 
   it("fills a missed object whole with one storage read, then answers whole and ranged reads from the cache", async () => {

@@ -11,7 +11,7 @@ import type { ByteRange, ObjectReader, StoredObject } from "./object-reader.ts";
  * once — the same one storage call a ranged read costs — puts it, and every later read, ranged or
  * not, is answered by the cache. Concurrent misses in one isolate share that fill.
  *
- * What is cached: metadata, tree-state and subtree objects (small, read by every wallet) always;
+ * What is cached: metadata, tree-state, subtree and block-hash index objects (small, read by every wallet) always;
  * range data objects only for the newest ranges (`hotFrom`): those every syncing wallet reads near
  * the tip, where a whole-object fill pays off at once; an old range's ranged read (a random
  * GetBlock) would otherwise wait for megabytes it does not need. head.json is mutable: never.
@@ -22,7 +22,7 @@ export interface CachePolicy {
 }
 
 /** What kind of object a key names, for the policy and the counters. */
-export type CachedKind = "meta" | "data" | "trees" | "subtrees" | "other";
+export type CachedKind = "meta" | "data" | "trees" | "subtrees" | "hash" | "other";
 
 export interface CacheCounters {
   hits: Record<CachedKind, number>;
@@ -46,6 +46,7 @@ const DATA_KEY = /^v\d+\/([a-z0-9-]{1,16})\/r(\d+)\/(\d{8})\.(shielded|full|null
 const META_KEY = /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/\d{8}\.meta\.bin$/;
 const TREES_KEY = /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/\d{8}\.trees\.bin$/;
 const SUBTREES_KEY = /^v\d+\/[a-z0-9-]{1,16}\/subtrees\//;
+const HASH_KEY = /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/hash\//;
 const HEAD_KEY = /\/head\.json$/;
 
 /** The kind of a key, or undefined for what must not be cached (the mutable head). */
@@ -55,10 +56,18 @@ export function cachedKind(key: string): CachedKind | undefined {
   if (META_KEY.test(key)) return "meta";
   if (TREES_KEY.test(key)) return "trees";
   if (SUBTREES_KEY.test(key)) return "subtrees";
+  if (HASH_KEY.test(key)) return "hash";
   return "other";
 }
 
-const zero = (): Record<CachedKind, number> => ({ meta: 0, data: 0, trees: 0, subtrees: 0, other: 0 });
+const zero = (): Record<CachedKind, number> => ({
+  meta: 0,
+  data: 0,
+  trees: 0,
+  subtrees: 0,
+  hash: 0,
+  other: 0,
+});
 
 export interface CachedReader extends ObjectReader {
   readonly counters: CacheCounters;
