@@ -2,8 +2,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "./cli/command.ts";
 import { loadOriginConfig } from "./config.ts";
+import { ConfigError } from "./config-error.ts";
 
 const base = ["--node", "http://127.0.0.1:8232", "--network", "regtest"];
 
@@ -35,7 +35,7 @@ describe("origin configuration", () => {
   it("refuses a seal depth below 100 on mainnet and testnet but allows it on regtest", () => {
     expect(() =>
       loadOriginConfig(["--node", "http://n:1", "--network", "mainnet", "--seal-depth", "99"], {}),
-    ).toThrow(UsageError);
+    ).toThrow(ConfigError);
     expect(loadOriginConfig([...base, "--seal-depth", "3"], {}).sealDepth).toBe(3);
   });
 
@@ -53,7 +53,7 @@ describe("origin configuration", () => {
   });
 
   it("rejects unknown flags, bad numbers, bad stores and a poll interval over one second", () => {
-    expect(() => loadOriginConfig([...base, "--bogus"], {})).toThrow(UsageError);
+    expect(() => loadOriginConfig([...base, "--bogus"], {})).toThrow(ConfigError);
     expect(() => loadOriginConfig([...base, "--range-size", "ten"], {})).toThrow(/range-size/);
     expect(() => loadOriginConfig([...base, "--store", "ftp://x"], {})).toThrow(/store/);
     expect(() => loadOriginConfig([...base, "--poll-ms", "2000"], {})).toThrow(/poll/);
@@ -85,7 +85,7 @@ describe("origin configuration", () => {
       ]);
       chmodSync(file, 0o644);
       expect(() => loadOriginConfig([...base, "--secret-file", file], {})).toThrow(/readable by others/);
-      expect(() => loadOriginConfig([...base, "--secret-file", join(dir, "none")], {})).toThrow(UsageError);
+      expect(() => loadOriginConfig([...base, "--secret-file", join(dir, "none")], {})).toThrow(ConfigError);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { UsageError } from "./cli/command.ts";
-import { readSecretFile } from "./cli/secret-file.ts";
+import { ConfigError } from "./config-error.ts";
+import { readSecretFile } from "./secret-file.ts";
 
 /**
  * Origin configuration, read once from flags and environment into a frozen object. Shared by
@@ -122,13 +122,13 @@ export function storeEnv(config: OriginConfig, env: Env = process.env): Env {
   };
 }
 
-/** Parses argv + env into a frozen config; throws UsageError for anything wrong. */
+/** Parses argv + env into a frozen config; throws ConfigError for anything wrong. */
 export function loadOriginConfig(argv: string[], env: Env = process.env): Readonly<OriginConfig> {
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
     values = parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values;
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    throw new ConfigError(err instanceof Error ? err.message : String(err));
   }
   const pick = (flag: string, ...vars: string[]): string | undefined => {
     const value = values[flag];
@@ -138,15 +138,15 @@ export function loadOriginConfig(argv: string[], env: Env = process.env): Readon
   };
   const network = parseNetwork(pick("network", "LIGHTEDGE_NETWORK"));
   const url = pick("node", "LIGHTEDGE_NODE_URL");
-  if (url === undefined) throw new UsageError("--node URL is required (or LIGHTEDGE_NODE_URL)");
+  if (url === undefined) throw new ConfigError("--node URL is required (or LIGHTEDGE_NODE_URL)");
   const sealDepth = int(pick("seal-depth", "LIGHTEDGE_SEAL_DEPTH") ?? "100", "--seal-depth", 1);
   if (network !== "regtest" && sealDepth < MIN_PUBLIC_SEAL_DEPTH) {
-    throw new UsageError(
+    throw new ConfigError(
       `--seal-depth must be ≥ ${MIN_PUBLIC_SEAL_DEPTH} on ${network} (reorgs that deep happen)`,
     );
   }
   const pollMs = int(pick("poll-ms", "LIGHTEDGE_POLL_MS") ?? "500", "--poll-ms", 10);
-  if (pollMs > 1000) throw new UsageError("--poll-ms must be ≤ 1000 (issue 5: follow the tip within 1 s)");
+  if (pollMs > 1000) throw new ConfigError("--poll-ms must be ≤ 1000 (issue 5: follow the tip within 1 s)");
   const config: OriginConfig = {
     node: {
       url: checkUrl(url),
@@ -181,7 +181,7 @@ function parseNetwork(value: string | undefined): Network {
   if (value === "mainnet" || value === "testnet" || value === "regtest") return value;
   if (value === "main") return "mainnet";
   if (value === "test") return "testnet";
-  throw new UsageError(`--network must be mainnet, testnet or regtest (got ${JSON.stringify(value ?? "")})`);
+  throw new ConfigError(`--network must be mainnet, testnet or regtest (got ${JSON.stringify(value ?? "")})`);
 }
 
 function nodeAuth(pick: (flag: string, ...vars: string[]) => string | undefined): NodeAuth | undefined {
@@ -189,19 +189,19 @@ function nodeAuth(pick: (flag: string, ...vars: string[]) => string | undefined)
   const user = pick("node-user", "LIGHTEDGE_NODE_USER");
   const password = pick("node-password", "LIGHTEDGE_NODE_PASSWORD");
   if (cookieFile !== undefined && (user !== undefined || password !== undefined)) {
-    throw new UsageError("use either --node-cookie or --node-user/--node-password, not both");
+    throw new ConfigError("use either --node-cookie or --node-user/--node-password, not both");
   }
   if (cookieFile !== undefined) return { cookieFile };
   if (user === undefined && password === undefined) return undefined;
   if (user === undefined || password === undefined)
-    throw new UsageError("--node-user and --node-password go together");
+    throw new ConfigError("--node-user and --node-password go together");
   return { user, password };
 }
 
 function int(text: string, flag: string, min: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) {
-    throw new UsageError(`${flag} must be an integer ≥ ${min} (got ${JSON.stringify(text)})`);
+    throw new ConfigError(`${flag} must be an integer ≥ ${min} (got ${JSON.stringify(text)})`);
   }
   return value;
 }
@@ -211,18 +211,19 @@ function checkUrl(url: string): string {
     const parsed = new URL(url);
     if (parsed.protocol === "http:" || parsed.protocol === "https:") return url;
   } catch {}
-  throw new UsageError(`--node must be an http(s) URL (got ${JSON.stringify(url)})`);
+  throw new ConfigError(`--node must be an http(s) URL (got ${JSON.stringify(url)})`);
 }
 
 function checkStore(spec: string): string {
   if (/^dir:.+/.test(spec) || /^s3:\/\/[^/]+/.test(spec)) return spec;
-  throw new UsageError(`--store must be dir:PATH or s3://BUCKET/PREFIX (got ${JSON.stringify(spec)})`);
+  throw new ConfigError(`--store must be dir:PATH or s3://BUCKET/PREFIX (got ${JSON.stringify(spec)})`);
 }
 
 export function parseHostPort(text: string, flag: string): HostPort {
   const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
   const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new UsageError(`${flag} must be HOST:PORT (got ${JSON.stringify(text)})`);
+  if (!match || port > 65535)
+    throw new ConfigError(`${flag} must be HOST:PORT (got ${JSON.stringify(text)})`);
   return { host: match[1] ?? (match[2] || "127.0.0.1"), port };
 }
 
@@ -235,11 +236,11 @@ function parseTls(
   key: string | undefined,
 ): { cert: string; key: string } | undefined {
   if (cert === undefined && key === undefined) return undefined;
-  if (cert === undefined || key === undefined) throw new UsageError("--tls-cert and --tls-key go together");
+  if (cert === undefined || key === undefined) throw new ConfigError("--tls-cert and --tls-key go together");
   try {
     return { cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") };
   } catch (err) {
-    throw new UsageError(`cannot read TLS files: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ConfigError(`cannot read TLS files: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
@@ -256,7 +257,7 @@ function parseSecrets(flags: unknown, env: string | undefined, file: string | un
 
 function parseProgress(text: string): "auto" | "on" | "off" {
   if (text === "auto" || text === "on" || text === "off") return text;
-  throw new UsageError(`--progress must be auto, on or off (got ${JSON.stringify(text)})`);
+  throw new ConfigError(`--progress must be auto, on or off (got ${JSON.stringify(text)})`);
 }
 
 function deepFreeze<T>(value: T): T {

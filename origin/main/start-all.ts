@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type EdgeDev, startEdgeDev } from "../cli/commands/edge.ts";
 import { loadOriginConfig, type Network } from "../config.ts";
 import { createDevNode, type DevNode, type DevNodeOptions } from "../devnode/index.ts";
+import { type EdgeDev, startEdgeDev } from "./edge-dev.ts";
 import { assertPortFree } from "./port-free.ts";
 import { type RunningOrigin, startOrigin } from "./start-origin.ts";
 

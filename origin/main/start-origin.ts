@@ -1,5 +1,6 @@
 import pino, { type Logger } from "pino";
 import { Registry } from "prom-client";
+import { createIndexMetrics } from "../admin/index-metrics.ts";
 import { type AdminServer, startAdminServer } from "../admin/server.ts";
 import { type OriginConfig, storeEnv } from "../config.ts";
 import { type Indexer, indexerFromConfig, nodeClientFromConfig } from "../index/index.ts";
@@ -76,7 +77,7 @@ export async function startOrigin(
     node,
     store,
     log,
-    registry,
+    metrics: createIndexMetrics(registry),
     hooks: {
       onAppend(blocks) {
         status.appended(blocks[blocks.length - 1]!.height);
