@@ -1,0 +1,188 @@
+// Dev-node txids both ways, side by side in one run, on the same synthetic v5/v6 transactions:
+// the dev node's fast path (origin/devnode/txid-fast.ts: ZIP 244 from the pieces the builder drew,
+// template digests memoized) against the parser's (computeTxid: parse the bytes, then
+// origin/chain/txid-zip244.ts), and the BLAKE2b-256 the dev node hashes with
+// (origin/devnode/blake2b-wasm.ts) against the parser's (origin/chain/blake2b.ts, the blake2b-wasm
+// package) on the leaves fastTxid hashes. The dev chain's start-up (every block generated and
+// its header hashed once) is timed in the same run, so the txids' share of it shows.
+// usage: node bench/devnode-txid.ts [--blocks N] [--txs N] [--rounds R] [--seed S]
+// CPU seconds of this process; rounds interleave the ways and the median is reported.
+import { parseArgs } from "node:util";
+import { blake2b256 as chainBlake2b256 } from "../origin/chain/blake2b.ts";
+import { personal } from "../origin/chain/hashes.ts";
+import { computeTxid } from "../origin/chain/index.ts";
+import { blake2b256 as devnodeBlake2b256 } from "../origin/devnode/blake2b-wasm.ts";
+import { createDevChain } from "../origin/devnode/chain.ts";
+import { blockRandom } from "../origin/devnode/prng.ts";
+import { syntheticBody } from "../origin/devnode/synthetic-block.ts";
+import { type TxShape, writeV5V6 } from "../origin/devnode/tx-builder.ts";
+import { fastTxid, type V5Pieces } from "../origin/devnode/txid-fast.ts";
+import { ByteWriter } from "../origin/devnode/writer.ts";
+
+const { values } = parseArgs({
+  options: {
+    blocks: { type: "string", default: "2000" },
+    txs: { type: "string", default: "3000" },
+    rounds: { type: "string", default: "7" },
+    seed: { type: "string", default: "devnode-txid" },
+  },
+});
+const blocks = Number(values.blocks);
+const txCount = Number(values.txs);
+const rounds = Number(values.rounds);
+
+function cpuMs<T>(work: () => T): { out: T; ms: number } {
+  const before = process.cpuUsage();
+  const out = work();
+  const c = process.cpuUsage(before);
+  return { out, ms: (c.user + c.system) / 1000 };
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The v5/v6 kinds synthetic-block.ts draws on an all-pools chain, `big` as in its bursts. */
+function shapeAt(i: number, rand: ReturnType<typeof blockRandom>): TxShape {
+  const big = [1, 1, 1, 1, 4, 15][rand.int(6)]!;
+  const base: TxShape = {
+    version: 5,
+    vin: [],
+    vout: [],
+    saplingSpends: 0,
+    saplingOutputs: 0,
+    orchardActions: 0,
+    ironwoodActions: 0,
+    lockTime: i + 1,
+    expiryHeight: 1000,
+  };
+  const input = () => ({ wirePrevTxid: rand.bytes(32), index: rand.int(4), script: rand.bytes(106) });
+  const payment = () => ({
+    value: 10_000,
+    script: Uint8Array.from([0x76, 0xa9, 0x14, ...rand.bytes(20), 0x88, 0xac]),
+  });
+  switch (rand.int(4)) {
+    case 0:
+      return { ...base, orchardActions: 2 * big };
+    case 1:
+      return { ...base, version: 6, ironwoodActions: 2 * big };
+    case 2:
+      return { ...base, version: 6, orchardActions: 2, ironwoodActions: 2 * big };
+    default:
+      return { ...base, vin: [input()], vout: [payment()], saplingOutputs: big };
+  }
+}
+
+/** `txCount` transactions: their bytes and the pieces the builder drew. */
+function build(round: number): { raws: Uint8Array[]; pieces: V5Pieces[] } {
+  const rand = blockRandom(values.seed, round, 0);
+  const raws: Uint8Array[] = [];
+  const pieces: V5Pieces[] = [];
+  for (let i = 0; i < txCount; i++) {
+    const w = new ByteWriter(4096);
+    pieces.push(writeV5V6(w, shapeAt(i, rand), rand));
+    raws.push(w.done());
+  }
+  return { raws, pieces };
+}
+
+/** The leaves fastTxid hashes itself (template digests are memoized, so not among them). */
+function leaves(p: V5Pieces): Uint8Array[] {
+  const out = [p.header, p.prevouts, p.sequences, p.outputs, p.sapling.nullifiers, p.sapling.compact];
+  out.push(p.orchard.compact, p.ironwood.compact);
+  // The inner nodes: 3 to 6 child digests of 32 bytes (plus flags and value balance).
+  out.push(
+    new Uint8Array(32 * 3),
+    new Uint8Array(32 * 3 + 9),
+    new Uint8Array(32 * 3 + 41),
+    new Uint8Array(32 * 5),
+  );
+  return out;
+}
+
+const tag = personal("ZTxIdOrcActCHash");
+const ways = {
+  fastTxid: (s: ReturnType<typeof build>) => s.pieces.map(fastTxid),
+  computeTxid: (s: ReturnType<typeof build>) => s.raws.map((raw) => computeTxid(raw, { strictV6: false })),
+};
+const hashes = {
+  devnodeBlake2b: (ls: Uint8Array[]) => ls.map((l) => devnodeBlake2b256(tag, [l])),
+  chainBlake2b: (ls: Uint8Array[]) => ls.map((l) => chainBlake2b256(tag, [l])),
+};
+
+// Start-up: a fresh dev chain hashing every header once (what createDevNode does before `ready`).
+const startup = cpuMs(() => {
+  const chain = createDevChain({ network: "regtest", seed: values.seed, blocks });
+  while (!chain.advance(1000)) {}
+  return chain;
+});
+let v5PerBlock = 0;
+for (let h = 1; h <= 200; h++)
+  v5PerBlock += syntheticBody(values.seed, h, 0).txs.filter((t) => t[0] === 5 || t[0] === 6).length / 200;
+
+const times: Record<string, number[]> = {
+  build: [],
+  ...Object.fromEntries([...Object.keys(ways), ...Object.keys(hashes)].map((k) => [k, []])),
+};
+for (let r = 0; r < rounds; r++) {
+  const built = cpuMs(() => build(r));
+  times.build!.push(built.ms);
+  const a = cpuMs(() => ways.fastTxid(built.out));
+  const b = cpuMs(() => ways.computeTxid(built.out));
+  times.fastTxid!.push(a.ms);
+  times.computeTxid!.push(b.ms);
+  for (let i = 0; i < txCount; i++)
+    if (Buffer.compare(a.out[i]!, b.out[i]!) !== 0) throw new Error(`txid ${i} differs between the ways`);
+  const ls = built.out.pieces.flatMap(leaves);
+  // Alternate the order so neither hash always runs second (warm caches, GC).
+  const order =
+    r % 2 === 0
+      ? (["devnodeBlake2b", "chainBlake2b"] as const)
+      : (["chainBlake2b", "devnodeBlake2b"] as const);
+  const outs: Record<string, Uint8Array[]> = {};
+  for (const k of order) {
+    const t = cpuMs(() => hashes[k](ls));
+    times[k]!.push(t.ms);
+    outs[k] = t.out;
+  }
+  for (let i = 0; i < ls.length; i++)
+    if (Buffer.compare(outs.devnodeBlake2b![i]!, outs.chainBlake2b![i]!) !== 0)
+      throw new Error("BLAKE2b differs");
+}
+
+const usPerTx = (k: string) => +((1000 * median(times[k]!)) / txCount).toFixed(2);
+const fastUs = usPerTx("fastTxid");
+const parseUs = usPerTx("computeTxid");
+const startupMsPerBlock = startup.ms / blocks;
+console.log(
+  JSON.stringify(
+    {
+      txs: txCount,
+      rounds,
+      txid: {
+        buildUsPerTx: usPerTx("build"),
+        fastTxidUsPerTx: fastUs,
+        computeTxidUsPerTx: parseUs,
+        computeVsFast: +(parseUs / fastUs).toFixed(2),
+      },
+      blake2b: {
+        leavesPerTx: leaves(build(0).pieces[0]!).length,
+        devnodeUsPerTx: usPerTx("devnodeBlake2b"),
+        chainUsPerTx: usPerTx("chainBlake2b"),
+        chainVsDevnode: +(median(times.chainBlake2b!) / median(times.devnodeBlake2b!)).toFixed(2),
+      },
+      startup: {
+        blocks,
+        cpuSeconds: +(startup.ms / 1000).toFixed(2),
+        msPerBlock: +startupMsPerBlock.toFixed(3),
+        v5v6TxsPerBlock: +v5PerBlock.toFixed(2),
+        // The same start-up with the parser's BLAKE2b under the fast path.
+        withChainBlake2bMsPerBlock: +(
+          startupMsPerBlock +
+          (v5PerBlock * (usPerTx("chainBlake2b") - usPerTx("devnodeBlake2b"))) / 1000
+        ).toFixed(3),
+        // The same start-up with computeTxid for every v5/v6 tx instead of the fast path.
+        withComputeTxidMsPerBlock: +(startupMsPerBlock + (v5PerBlock * (parseUs - fastUs)) / 1000).toFixed(3),
+      },
+    },
+    null,
+    2,
+  ),
+);
