@@ -1,17 +1,13 @@
 // Dev-node txids both ways, side by side in one run, on the same synthetic v5/v6 transactions:
 // the dev node's fast path (origin/devnode/txid-fast.ts: ZIP 244 from the pieces the builder drew,
 // template digests memoized) against the parser's (computeTxid: parse the bytes, then
-// origin/chain/txid-zip244.ts), and the BLAKE2b-256 the dev node hashes with
-// (origin/devnode/blake2b-wasm.ts) against the parser's (origin/chain/blake2b.ts, the blake2b-wasm
-// package) on the leaves fastTxid hashes. The dev chain's start-up (every block generated and
-// its header hashed once) is timed in the same run, so the txids' share of it shows.
+// origin/chain/txid-zip244.ts); both hash with origin/chain/blake2b.ts. The dev chain's start-up
+// (every block generated and its header hashed once) is timed in the same run, so the txids'
+// share of it shows: the fast path stays while computeTxid would slow start-up noticeably.
 // usage: node bench/devnode-txid.ts [--blocks N] [--txs N] [--rounds R] [--seed S]
 // CPU seconds of this process; rounds interleave the ways and the median is reported.
 import { parseArgs } from "node:util";
-import { blake2b256 as chainBlake2b256 } from "../origin/chain/blake2b.ts";
-import { personal } from "../origin/chain/hashes.ts";
 import { computeTxid } from "../origin/chain/index.ts";
-import { blake2b256 as devnodeBlake2b256 } from "../origin/devnode/blake2b-wasm.ts";
 import { createDevChain } from "../origin/devnode/chain.ts";
 import { blockRandom } from "../origin/devnode/prng.ts";
 import { syntheticBody } from "../origin/devnode/synthetic-block.ts";
@@ -83,28 +79,9 @@ function build(round: number): { raws: Uint8Array[]; pieces: V5Pieces[] } {
   return { raws, pieces };
 }
 
-/** The leaves fastTxid hashes itself (template digests are memoized, so not among them). */
-function leaves(p: V5Pieces): Uint8Array[] {
-  const out = [p.header, p.prevouts, p.sequences, p.outputs, p.sapling.nullifiers, p.sapling.compact];
-  out.push(p.orchard.compact, p.ironwood.compact);
-  // The inner nodes: 3 to 6 child digests of 32 bytes (plus flags and value balance).
-  out.push(
-    new Uint8Array(32 * 3),
-    new Uint8Array(32 * 3 + 9),
-    new Uint8Array(32 * 3 + 41),
-    new Uint8Array(32 * 5),
-  );
-  return out;
-}
-
-const tag = personal("ZTxIdOrcActCHash");
 const ways = {
   fastTxid: (s: ReturnType<typeof build>) => s.pieces.map(fastTxid),
   computeTxid: (s: ReturnType<typeof build>) => s.raws.map((raw) => computeTxid(raw, { strictV6: false })),
-};
-const hashes = {
-  devnodeBlake2b: (ls: Uint8Array[]) => ls.map((l) => devnodeBlake2b256(tag, [l])),
-  chainBlake2b: (ls: Uint8Array[]) => ls.map((l) => chainBlake2b256(tag, [l])),
 };
 
 // Start-up: a fresh dev chain hashing every header once (what createDevNode does before `ready`).
@@ -119,32 +96,22 @@ for (let h = 1; h <= 200; h++)
 
 const times: Record<string, number[]> = {
   build: [],
-  ...Object.fromEntries([...Object.keys(ways), ...Object.keys(hashes)].map((k) => [k, []])),
+  ...Object.fromEntries(Object.keys(ways).map((k) => [k, []])),
 };
 for (let r = 0; r < rounds; r++) {
   const built = cpuMs(() => build(r));
   times.build!.push(built.ms);
-  const a = cpuMs(() => ways.fastTxid(built.out));
-  const b = cpuMs(() => ways.computeTxid(built.out));
-  times.fastTxid!.push(a.ms);
-  times.computeTxid!.push(b.ms);
-  for (let i = 0; i < txCount; i++)
-    if (Buffer.compare(a.out[i]!, b.out[i]!) !== 0) throw new Error(`txid ${i} differs between the ways`);
-  const ls = built.out.pieces.flatMap(leaves);
-  // Alternate the order so neither hash always runs second (warm caches, GC).
-  const order =
-    r % 2 === 0
-      ? (["devnodeBlake2b", "chainBlake2b"] as const)
-      : (["chainBlake2b", "devnodeBlake2b"] as const);
-  const outs: Record<string, Uint8Array[]> = {};
-  for (const k of order) {
-    const t = cpuMs(() => hashes[k](ls));
-    times[k]!.push(t.ms);
-    outs[k] = t.out;
+  // Alternate the order so neither way always runs second (warm caches, GC).
+  const order = r % 2 === 0 ? (["fastTxid", "computeTxid"] as const) : (["computeTxid", "fastTxid"] as const);
+  const txids: Record<string, Uint8Array[]> = {};
+  for (const way of order) {
+    const t = cpuMs(() => ways[way](built.out));
+    times[way]!.push(t.ms);
+    txids[way] = t.out;
   }
-  for (let i = 0; i < ls.length; i++)
-    if (Buffer.compare(outs.devnodeBlake2b![i]!, outs.chainBlake2b![i]!) !== 0)
-      throw new Error("BLAKE2b differs");
+  for (let i = 0; i < txCount; i++)
+    if (Buffer.compare(txids.fastTxid![i]!, txids.computeTxid![i]!) !== 0)
+      throw new Error(`txid ${i} differs between the ways`);
 }
 
 const usPerTx = (k: string) => +((1000 * median(times[k]!)) / txCount).toFixed(2);
@@ -162,22 +129,11 @@ console.log(
         computeTxidUsPerTx: parseUs,
         computeVsFast: +(parseUs / fastUs).toFixed(2),
       },
-      blake2b: {
-        leavesPerTx: leaves(build(0).pieces[0]!).length,
-        devnodeUsPerTx: usPerTx("devnodeBlake2b"),
-        chainUsPerTx: usPerTx("chainBlake2b"),
-        chainVsDevnode: +(median(times.chainBlake2b!) / median(times.devnodeBlake2b!)).toFixed(2),
-      },
       startup: {
         blocks,
         cpuSeconds: +(startup.ms / 1000).toFixed(2),
         msPerBlock: +startupMsPerBlock.toFixed(3),
         v5v6TxsPerBlock: +v5PerBlock.toFixed(2),
-        // The same start-up with the parser's BLAKE2b under the fast path.
-        withChainBlake2bMsPerBlock: +(
-          startupMsPerBlock +
-          (v5PerBlock * (usPerTx("chainBlake2b") - usPerTx("devnodeBlake2b"))) / 1000
-        ).toFixed(3),
         // The same start-up with computeTxid for every v5/v6 tx instead of the fast path.
         withComputeTxidMsPerBlock: +(startupMsPerBlock + (v5PerBlock * (parseUs - fastUs)) / 1000).toFixed(3),
       },
