@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadOriginConfig } from "./config.ts";
+import { loadOriginConfig, storeEnv } from "./config.ts";
 import { ConfigError } from "./config-error.ts";
 
 const base = ["--node", "http://127.0.0.1:8232", "--network", "regtest"];
@@ -30,6 +30,41 @@ describe("origin configuration", () => {
     expect(config.network).toBe("testnet");
     expect(config.concurrency).toBe(5);
     expect(config.secrets).toEqual(["a", "b"]);
+  });
+
+  it("reads the S3 endpoint and region under one name, the deprecated and AWS names after it", () => {
+    const s3 = (argv: string[], env: Record<string, string>) => {
+      const config = loadOriginConfig([...base, ...argv], env);
+      const store = storeEnv(config, env);
+      return [config.s3.endpoint, config.s3.region, store.S3_ENDPOINT, store.S3_REGION];
+    };
+    const all = {
+      S3_ENDPOINT: "http://one",
+      LIGHTEDGE_S3_ENDPOINT: "http://deprecated",
+      AWS_ENDPOINT_URL_S3: "http://aws-s3",
+      AWS_ENDPOINT_URL: "http://aws",
+      S3_REGION: "one",
+      LIGHTEDGE_S3_REGION: "deprecated",
+      AWS_REGION: "aws",
+    };
+    expect(s3([], all)).toEqual(["http://one", "one", "http://one", "one"]);
+    expect(s3(["--s3-endpoint", "http://flag", "--s3-region", "flag"], all)).toEqual([
+      "http://flag",
+      "flag",
+      "http://flag",
+      "flag",
+    ]);
+    // Env files rendered by earlier Terraform: the deprecated names still work.
+    const old = {
+      LIGHTEDGE_S3_ENDPOINT: "http://deprecated",
+      LIGHTEDGE_S3_REGION: "auto",
+      AWS_REGION: "aws",
+    };
+    expect(s3([], old)).toEqual(["http://deprecated", "auto", "http://deprecated", "auto"]);
+    expect(s3([], { AWS_ENDPOINT_URL_S3: "http://aws-s3", AWS_ENDPOINT_URL: "http://aws" })[0]).toBe(
+      "http://aws-s3",
+    );
+    expect(s3([], { S3_ENDPOINT: "", AWS_ENDPOINT_URL: "http://aws" })[0]).toBe("http://aws");
   });
 
   it("refuses a seal depth below 100 on mainnet and testnet but allows it on regtest", () => {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError } from "./config-error.ts";
 import { readSecretFile } from "./secret-file.ts";
+import { S3_ENDPOINT_VARS, S3_REGION_VARS } from "./store/store-spec.ts";
 
 /**
  * Origin configuration, read once from flags and environment into a frozen object. Shared by
@@ -22,7 +23,7 @@ export interface OriginConfig {
   network: Network;
   /** `dir:PATH` or `s3://BUCKET/PREFIX` (origin/store parses it). */
   store: string;
-  /** S3 endpoint/region for non-AWS stores (credentials come from the AWS_* environment). */
+  /** S3 endpoint/region: the flags, else the environment (store/store-spec.ts names). */
   s3: { endpoint?: string; region?: string };
   /** Local state: the unfinalized tail log. */
   dataDir: string;
@@ -87,8 +88,9 @@ export const configHelp = `connection:
   --network NET           mainnet | testnet | regtest        LIGHTEDGE_NETWORK
 storage:
   --store SPEC            dir:PATH | s3://BUCKET/PREFIX      LIGHTEDGE_STORE (default dir:./data/store)
-  --s3-endpoint URL       S3 API endpoint (R2, MinIO, moto)  S3_ENDPOINT / AWS_ENDPOINT_URL
-  --s3-region R           region (default us-east-1)         S3_REGION / AWS_REGION
+  --s3-endpoint URL       S3 API endpoint (R2, MinIO, moto)  S3_ENDPOINT (or AWS_ENDPOINT_URL[_S3])
+  --s3-region R           region (us-east-1; auto for R2)    S3_REGION (or AWS_REGION)
+                          deprecated, still read: LIGHTEDGE_S3_ENDPOINT, LIGHTEDGE_S3_REGION
                           credentials: S3_ACCESS_KEY_ID + S3_SECRET_ACCESS_KEY, or the AWS_* chain
   --data-dir DIR          local tail state                   LIGHTEDGE_DATA_DIR (default ./data/origin-NET)
 indexing:
@@ -156,8 +158,8 @@ export function loadOriginConfig(argv: string[], env: Env = process.env): Readon
     network,
     store: checkStore(pick("store", "LIGHTEDGE_STORE") ?? "dir:./data/store"),
     s3: {
-      endpoint: pick("s3-endpoint", "LIGHTEDGE_S3_ENDPOINT", "AWS_ENDPOINT_URL"),
-      region: pick("s3-region", "LIGHTEDGE_S3_REGION", "AWS_REGION"),
+      endpoint: pick("s3-endpoint", ...S3_ENDPOINT_VARS),
+      region: pick("s3-region", ...S3_REGION_VARS),
     },
     dataDir: pick("data-dir", "LIGHTEDGE_DATA_DIR") ?? `./data/origin-${network}`,
     concurrency: int(pick("concurrency", "LIGHTEDGE_CONCURRENCY") ?? "16", "--concurrency", 1),
