@@ -10,8 +10,8 @@ import { parseArgs } from "node:util";
 import { computeTxid } from "../origin/chain/index.ts";
 import { createDevChain } from "../origin/devnode/chain.ts";
 import { blockRandom } from "../origin/devnode/prng.ts";
-import { syntheticBody } from "../origin/devnode/synthetic-block.ts";
-import { type TxShape, writeV5V6 } from "../origin/devnode/tx-builder.ts";
+import { ALL_POOLS, blockShapes, syntheticBody } from "../origin/devnode/synthetic-block.ts";
+import { writeV5V6 } from "../origin/devnode/tx-builder.ts";
 import { fastTxid, type V5Pieces } from "../origin/devnode/txid-fast.ts";
 import { ByteWriter } from "../origin/devnode/writer.ts";
 
@@ -35,46 +35,21 @@ function cpuMs<T>(work: () => T): { out: T; ms: number } {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** The v5/v6 kinds synthetic-block.ts draws on an all-pools chain, `big` as in its bursts. */
-function shapeAt(i: number, rand: ReturnType<typeof blockRandom>): TxShape {
-  const big = [1, 1, 1, 1, 4, 15][rand.int(6)]!;
-  const base: TxShape = {
-    version: 5,
-    vin: [],
-    vout: [],
-    saplingSpends: 0,
-    saplingOutputs: 0,
-    orchardActions: 0,
-    ironwoodActions: 0,
-    lockTime: i + 1,
-    expiryHeight: 1000,
-  };
-  const input = () => ({ wirePrevTxid: rand.bytes(32), index: rand.int(4), script: rand.bytes(106) });
-  const payment = () => ({
-    value: 10_000,
-    script: Uint8Array.from([0x76, 0xa9, 0x14, ...rand.bytes(20), 0x88, 0xac]),
-  });
-  switch (rand.int(4)) {
-    case 0:
-      return { ...base, orchardActions: 2 * big };
-    case 1:
-      return { ...base, version: 6, ironwoodActions: 2 * big };
-    case 2:
-      return { ...base, version: 6, orchardActions: 2, ironwoodActions: 2 * big };
-    default:
-      return { ...base, vin: [input()], vout: [payment()], saplingOutputs: big };
-  }
-}
-
-/** `txCount` transactions: their bytes and the pieces the builder drew. */
+/**
+ * `txCount` v5/v6 transactions of the mix synthetic blocks draw (their v4 ones have SHA256d txids,
+ * the same both ways): their bytes and the pieces the builder drew.
+ */
 function build(round: number): { raws: Uint8Array[]; pieces: V5Pieces[] } {
-  const rand = blockRandom(values.seed, round, 0);
   const raws: Uint8Array[] = [];
   const pieces: V5Pieces[] = [];
-  for (let i = 0; i < txCount; i++) {
-    const w = new ByteWriter(4096);
-    pieces.push(writeV5V6(w, shapeAt(i, rand), rand));
-    raws.push(w.done());
+  for (let h = 1; raws.length < txCount; h++) {
+    const rand = blockRandom(values.seed, h, round + 1);
+    for (const shape of blockShapes(rand, h, ALL_POOLS)) {
+      if (shape.version === 4 || raws.length === txCount) continue;
+      const w = new ByteWriter(4096);
+      pieces.push(writeV5V6(w, shape, rand));
+      raws.push(w.done());
+    }
   }
   return { raws, pieces };
 }
