@@ -8,7 +8,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { startEdgeDev } from "../origin/cli/commands/edge.ts";
+import { startEdgeDev } from "../origin/main/edge-dev.ts";
 
 export interface EdgeRuntime {
   name: string;

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { startEdgeDev } from "../origin/cli/commands/edge.ts";
+import { startEdgeDev } from "../origin/main/edge-dev.ts";
 import { createDirectoryStore } from "../origin/store/index.ts";
 import { createTreeStateService, runSubtreeJob } from "../origin/treestate/index.ts";
 import { fakeLegacy, fakeNode } from "../origin/treestate/testing.ts";

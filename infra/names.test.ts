@@ -131,4 +131,15 @@ describe("the origin host's environment", () => {
     const own = registry.origin.env.filter((n) => n.startsWith("LIGHTEDGE_"));
     expect(own.filter((n) => !source.includes(n))).toEqual([]);
   });
+
+  const storeSpec = join(root, "origin/store/store-spec.ts");
+  it.skipIf(!existsSync(storeSpec))(
+    "is read by origin/store/store-spec.ts (S3_* names, as the Worker's)",
+    () => {
+      const source = readFileSync(storeSpec, "utf8");
+      const s3 = registry.origin.env.filter((n) => n.startsWith("S3_"));
+      expect(s3.length).toBeGreaterThan(0);
+      expect(s3.filter((n) => !source.includes(`"${n}"`))).toEqual([]);
+    },
+  );
 });

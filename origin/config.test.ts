@@ -2,8 +2,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "./cli/command.ts";
-import { loadOriginConfig } from "./config.ts";
+import { loadOriginConfig, storeEnv } from "./config.ts";
+import { ConfigError } from "./config-error.ts";
 
 const base = ["--node", "http://127.0.0.1:8232", "--network", "regtest"];
 
@@ -32,10 +32,45 @@ describe("origin configuration", () => {
     expect(config.secrets).toEqual(["a", "b"]);
   });
 
+  it("reads the S3 endpoint and region under one name, the deprecated and AWS names after it", () => {
+    const s3 = (argv: string[], env: Record<string, string>) => {
+      const config = loadOriginConfig([...base, ...argv], env);
+      const store = storeEnv(config, env);
+      return [config.s3.endpoint, config.s3.region, store.S3_ENDPOINT, store.S3_REGION];
+    };
+    const all = {
+      S3_ENDPOINT: "http://one",
+      LIGHTEDGE_S3_ENDPOINT: "http://deprecated",
+      AWS_ENDPOINT_URL_S3: "http://aws-s3",
+      AWS_ENDPOINT_URL: "http://aws",
+      S3_REGION: "one",
+      LIGHTEDGE_S3_REGION: "deprecated",
+      AWS_REGION: "aws",
+    };
+    expect(s3([], all)).toEqual(["http://one", "one", "http://one", "one"]);
+    expect(s3(["--s3-endpoint", "http://flag", "--s3-region", "flag"], all)).toEqual([
+      "http://flag",
+      "flag",
+      "http://flag",
+      "flag",
+    ]);
+    // Env files rendered by earlier Terraform: the deprecated names still work.
+    const old = {
+      LIGHTEDGE_S3_ENDPOINT: "http://deprecated",
+      LIGHTEDGE_S3_REGION: "auto",
+      AWS_REGION: "aws",
+    };
+    expect(s3([], old)).toEqual(["http://deprecated", "auto", "http://deprecated", "auto"]);
+    expect(s3([], { AWS_ENDPOINT_URL_S3: "http://aws-s3", AWS_ENDPOINT_URL: "http://aws" })[0]).toBe(
+      "http://aws-s3",
+    );
+    expect(s3([], { S3_ENDPOINT: "", AWS_ENDPOINT_URL: "http://aws" })[0]).toBe("http://aws");
+  });
+
   it("refuses a seal depth below 100 on mainnet and testnet but allows it on regtest", () => {
     expect(() =>
       loadOriginConfig(["--node", "http://n:1", "--network", "mainnet", "--seal-depth", "99"], {}),
-    ).toThrow(UsageError);
+    ).toThrow(ConfigError);
     expect(loadOriginConfig([...base, "--seal-depth", "3"], {}).sealDepth).toBe(3);
   });
 
@@ -53,7 +88,7 @@ describe("origin configuration", () => {
   });
 
   it("rejects unknown flags, bad numbers, bad stores and a poll interval over one second", () => {
-    expect(() => loadOriginConfig([...base, "--bogus"], {})).toThrow(UsageError);
+    expect(() => loadOriginConfig([...base, "--bogus"], {})).toThrow(ConfigError);
     expect(() => loadOriginConfig([...base, "--range-size", "ten"], {})).toThrow(/range-size/);
     expect(() => loadOriginConfig([...base, "--store", "ftp://x"], {})).toThrow(/store/);
     expect(() => loadOriginConfig([...base, "--poll-ms", "2000"], {})).toThrow(/poll/);
@@ -85,7 +120,7 @@ describe("origin configuration", () => {
       ]);
       chmodSync(file, 0o644);
       expect(() => loadOriginConfig([...base, "--secret-file", file], {})).toThrow(/readable by others/);
-      expect(() => loadOriginConfig([...base, "--secret-file", join(dir, "none")], {})).toThrow(UsageError);
+      expect(() => loadOriginConfig([...base, "--secret-file", join(dir, "none")], {})).toThrow(ConfigError);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { UsageError } from "./cli/command.ts";
-import { readSecretFile } from "./cli/secret-file.ts";
+import { ConfigError } from "./config-error.ts";
+import { readSecretFile } from "./secret-file.ts";
+import { S3_ENDPOINT_VARS, S3_REGION_VARS } from "./store/store-spec.ts";
 
 /**
  * Origin configuration, read once from flags and environment into a frozen object. Shared by
@@ -22,7 +23,7 @@ export interface OriginConfig {
   network: Network;
   /** `dir:PATH` or `s3://BUCKET/PREFIX` (origin/store parses it). */
   store: string;
-  /** S3 endpoint/region for non-AWS stores (credentials come from the AWS_* environment). */
+  /** S3 endpoint/region: the flags, else the environment (store/store-spec.ts names). */
   s3: { endpoint?: string; region?: string };
   /** Local state: the unfinalized tail log. */
   dataDir: string;
@@ -87,8 +88,9 @@ export const configHelp = `connection:
   --network NET           mainnet | testnet | regtest        LIGHTEDGE_NETWORK
 storage:
   --store SPEC            dir:PATH | s3://BUCKET/PREFIX      LIGHTEDGE_STORE (default dir:./data/store)
-  --s3-endpoint URL       S3 API endpoint (R2, MinIO, moto)  S3_ENDPOINT / AWS_ENDPOINT_URL
-  --s3-region R           region (default us-east-1)         S3_REGION / AWS_REGION
+  --s3-endpoint URL       S3 API endpoint (R2, MinIO, moto)  S3_ENDPOINT (or AWS_ENDPOINT_URL[_S3])
+  --s3-region R           region (us-east-1; auto for R2)    S3_REGION (or AWS_REGION)
+                          deprecated, still read: LIGHTEDGE_S3_ENDPOINT, LIGHTEDGE_S3_REGION
                           credentials: S3_ACCESS_KEY_ID + S3_SECRET_ACCESS_KEY, or the AWS_* chain
   --data-dir DIR          local tail state                   LIGHTEDGE_DATA_DIR (default ./data/origin-NET)
 indexing:
@@ -122,13 +124,13 @@ export function storeEnv(config: OriginConfig, env: Env = process.env): Env {
   };
 }
 
-/** Parses argv + env into a frozen config; throws UsageError for anything wrong. */
+/** Parses argv + env into a frozen config; throws ConfigError for anything wrong. */
 export function loadOriginConfig(argv: string[], env: Env = process.env): Readonly<OriginConfig> {
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
     values = parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values;
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    throw new ConfigError(err instanceof Error ? err.message : String(err));
   }
   const pick = (flag: string, ...vars: string[]): string | undefined => {
     const value = values[flag];
@@ -138,15 +140,15 @@ export function loadOriginConfig(argv: string[], env: Env = process.env): Readon
   };
   const network = parseNetwork(pick("network", "LIGHTEDGE_NETWORK"));
   const url = pick("node", "LIGHTEDGE_NODE_URL");
-  if (url === undefined) throw new UsageError("--node URL is required (or LIGHTEDGE_NODE_URL)");
+  if (url === undefined) throw new ConfigError("--node URL is required (or LIGHTEDGE_NODE_URL)");
   const sealDepth = int(pick("seal-depth", "LIGHTEDGE_SEAL_DEPTH") ?? "100", "--seal-depth", 1);
   if (network !== "regtest" && sealDepth < MIN_PUBLIC_SEAL_DEPTH) {
-    throw new UsageError(
+    throw new ConfigError(
       `--seal-depth must be ≥ ${MIN_PUBLIC_SEAL_DEPTH} on ${network} (reorgs that deep happen)`,
     );
   }
   const pollMs = int(pick("poll-ms", "LIGHTEDGE_POLL_MS") ?? "500", "--poll-ms", 10);
-  if (pollMs > 1000) throw new UsageError("--poll-ms must be ≤ 1000 (issue 5: follow the tip within 1 s)");
+  if (pollMs > 1000) throw new ConfigError("--poll-ms must be ≤ 1000 (issue 5: follow the tip within 1 s)");
   const config: OriginConfig = {
     node: {
       url: checkUrl(url),
@@ -156,8 +158,8 @@ export function loadOriginConfig(argv: string[], env: Env = process.env): Readon
     network,
     store: checkStore(pick("store", "LIGHTEDGE_STORE") ?? "dir:./data/store"),
     s3: {
-      endpoint: pick("s3-endpoint", "LIGHTEDGE_S3_ENDPOINT", "AWS_ENDPOINT_URL"),
-      region: pick("s3-region", "LIGHTEDGE_S3_REGION", "AWS_REGION"),
+      endpoint: pick("s3-endpoint", ...S3_ENDPOINT_VARS),
+      region: pick("s3-region", ...S3_REGION_VARS),
     },
     dataDir: pick("data-dir", "LIGHTEDGE_DATA_DIR") ?? `./data/origin-${network}`,
     concurrency: int(pick("concurrency", "LIGHTEDGE_CONCURRENCY") ?? "16", "--concurrency", 1),
@@ -181,7 +183,7 @@ function parseNetwork(value: string | undefined): Network {
   if (value === "mainnet" || value === "testnet" || value === "regtest") return value;
   if (value === "main") return "mainnet";
   if (value === "test") return "testnet";
-  throw new UsageError(`--network must be mainnet, testnet or regtest (got ${JSON.stringify(value ?? "")})`);
+  throw new ConfigError(`--network must be mainnet, testnet or regtest (got ${JSON.stringify(value ?? "")})`);
 }
 
 function nodeAuth(pick: (flag: string, ...vars: string[]) => string | undefined): NodeAuth | undefined {
@@ -189,19 +191,19 @@ function nodeAuth(pick: (flag: string, ...vars: string[]) => string | undefined)
   const user = pick("node-user", "LIGHTEDGE_NODE_USER");
   const password = pick("node-password", "LIGHTEDGE_NODE_PASSWORD");
   if (cookieFile !== undefined && (user !== undefined || password !== undefined)) {
-    throw new UsageError("use either --node-cookie or --node-user/--node-password, not both");
+    throw new ConfigError("use either --node-cookie or --node-user/--node-password, not both");
   }
   if (cookieFile !== undefined) return { cookieFile };
   if (user === undefined && password === undefined) return undefined;
   if (user === undefined || password === undefined)
-    throw new UsageError("--node-user and --node-password go together");
+    throw new ConfigError("--node-user and --node-password go together");
   return { user, password };
 }
 
 function int(text: string, flag: string, min: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) {
-    throw new UsageError(`${flag} must be an integer ≥ ${min} (got ${JSON.stringify(text)})`);
+    throw new ConfigError(`${flag} must be an integer ≥ ${min} (got ${JSON.stringify(text)})`);
   }
   return value;
 }
@@ -211,18 +213,19 @@ function checkUrl(url: string): string {
     const parsed = new URL(url);
     if (parsed.protocol === "http:" || parsed.protocol === "https:") return url;
   } catch {}
-  throw new UsageError(`--node must be an http(s) URL (got ${JSON.stringify(url)})`);
+  throw new ConfigError(`--node must be an http(s) URL (got ${JSON.stringify(url)})`);
 }
 
 function checkStore(spec: string): string {
   if (/^dir:.+/.test(spec) || /^s3:\/\/[^/]+/.test(spec)) return spec;
-  throw new UsageError(`--store must be dir:PATH or s3://BUCKET/PREFIX (got ${JSON.stringify(spec)})`);
+  throw new ConfigError(`--store must be dir:PATH or s3://BUCKET/PREFIX (got ${JSON.stringify(spec)})`);
 }
 
 export function parseHostPort(text: string, flag: string): HostPort {
   const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
   const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new UsageError(`${flag} must be HOST:PORT (got ${JSON.stringify(text)})`);
+  if (!match || port > 65535)
+    throw new ConfigError(`${flag} must be HOST:PORT (got ${JSON.stringify(text)})`);
   return { host: match[1] ?? (match[2] || "127.0.0.1"), port };
 }
 
@@ -235,11 +238,11 @@ function parseTls(
   key: string | undefined,
 ): { cert: string; key: string } | undefined {
   if (cert === undefined && key === undefined) return undefined;
-  if (cert === undefined || key === undefined) throw new UsageError("--tls-cert and --tls-key go together");
+  if (cert === undefined || key === undefined) throw new ConfigError("--tls-cert and --tls-key go together");
   try {
     return { cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") };
   } catch (err) {
-    throw new UsageError(`cannot read TLS files: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ConfigError(`cannot read TLS files: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
@@ -256,7 +259,7 @@ function parseSecrets(flags: unknown, env: string | undefined, file: string | un
 
 function parseProgress(text: string): "auto" | "on" | "off" {
   if (text === "auto" || text === "on" || text === "off") return text;
-  throw new UsageError(`--progress must be auto, on or off (got ${JSON.stringify(text)})`);
+  throw new ConfigError(`--progress must be auto, on or off (got ${JSON.stringify(text)})`);
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,25 +1,11 @@
 import { Counter, Gauge, type Registry } from "prom-client";
+import type { IndexMetrics } from "../index/reporting.ts";
 
 /**
- * The indexer's Prometheus metrics (issue 5): tip, sealed tip, lag, blocks/s, reorgs, node errors,
- * bytes uploaded, and the alarm a reorg deeper than the seal depth raises.
+ * The indexer's metrics (origin/index/reporting.ts) as Prometheus gauges and counters in
+ * `registry`: tip, sealed tip, lag, blocks/s, reorgs, node errors, bytes uploaded, and the alarm a
+ * reorg deeper than the seal depth raises.
  */
-export interface IndexMetrics {
-  tipHeight: Gauge;
-  sealedHeight: Gauge;
-  nodeTipHeight: Gauge;
-  lagBlocks: Gauge;
-  blocksPerSecond: Gauge;
-  blocksIndexed: Counter;
-  reorgs: Counter;
-  reorgDepth: Gauge;
-  deepTailReorgs: Counter;
-  nodeErrors: Counter;
-  uploadedBytes: Counter;
-  rangesSealed: Counter;
-  alarm: Gauge;
-}
-
 export function createIndexMetrics(registry: Registry): IndexMetrics {
   const gauge = (name: string, help: string, labelNames: string[] = []) =>
     new Gauge({ name, help, labelNames, registers: [registry] });

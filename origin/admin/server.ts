@@ -1,13 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
-
-/** What /healthz reports: `ok: false` answers 503 so load balancers and alerts notice. */
-export interface HealthReport {
-  ok: boolean;
-  status: string;
-  [detail: string]: unknown;
-}
+import type { HealthReport } from "../index/reporting.ts";
 
 export interface AdminServerOptions {
   host: string;

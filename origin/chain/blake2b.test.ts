@@ -21,6 +21,23 @@ describe("blake2b256", () => {
     expect(blake2b256(tag, [])).toEqual(blake2b(new Uint8Array(0), { dkLen: 32, personalization: tag }));
   });
 
+  it("equals @noble/hashes at the 128-byte block edges and past the 16 KB gathering buffer", () => {
+    const tag = personal("ZTxIdOrcActCHash");
+    for (const n of [1, 127, 128, 129, 255, 256, 257, 4096, 10_001, 40_000]) {
+      const data = Uint8Array.from({ length: n }, (_, i) => (i * 197 + 3) & 0xff);
+      const cut = Math.floor(n / 3);
+      const parts = [data.subarray(0, cut), new Uint8Array(0), data.subarray(cut)];
+      expect(blake2b256(tag, parts)).toEqual(blake2b(data, { dkLen: 32, personalization: tag }));
+    }
+  });
+
+  it("uses the personalization (different tags give different digests)", () => {
+    const one = [Uint8Array.of(1)];
+    expect(blake2b256(personal("ZTxIdHeadersHash"), one)).not.toEqual(
+      blake2b256(personal("ZTxIdTranspaHash"), one),
+    );
+  });
+
   it("gives the same digests on the @noble fallback", () => {
     const tag = personal("ZTxIdHeadersHash");
     const parts = [Uint8Array.of(5, 0, 0, 128), new Uint8Array(300).fill(9)];

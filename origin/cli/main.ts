@@ -1,3 +1,4 @@
+import { ConfigError } from "../config-error.ts";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
 
@@ -32,7 +33,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (err) {
-    if (err instanceof UsageError) {
+    // Bad usage and configuration that cannot work: the message and the command's help, exit 2.
+    if (err instanceof UsageError || err instanceof ConfigError) {
       process.stderr.write(`lightedge ${name}: ${err.message}\n\n${command.help.trimEnd()}\n`);
       return 2;
     }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { LightedgeError } from "../../proto/errors.ts";
 import { parseBlock } from "../chain/index.ts";
-import type { FixedBlocks } from "./chain.ts";
+import type { FixedBlocks } from "./chain-blocks.ts";
 import { addTxCommitments, type Commitments, noCommitments, POOLS, type Pool } from "./commitments.ts";
 import { type CorpusTreeData, loadCorpusTrees } from "./corpus-trees.ts";
 import { planStart, type StartPlan } from "./start-frontier.ts";

@@ -43,7 +43,7 @@ export function blockEra(network: Network, synthetic: boolean, height: number): 
  * (~85 KB compact), like mainnet's 2022–23 output spam. Only what the era allows: before NU6.3 the
  * Ironwood kinds become Orchard (v5) ones, before NU5 every kind is a v4 Sapling transaction.
  */
-function shapes(rand: BlockRandom, height: number, era: Era): TxShape[] {
+export function blockShapes(rand: BlockRandom, height: number, era: Era): TxShape[] {
   const burst = rand.int(18) === 0;
   const count = burst ? 20 + rand.int(40) : rand.int(5);
   const out: TxShape[] = [];
@@ -141,7 +141,7 @@ export function syntheticBody(
     );
   const rand = blockRandom(seed, height, branch);
   // Height 0 is a coinbase-only genesis: pools activate at 1 on synthetic chains (upgrades.ts).
-  const list = [coinbaseShape(height, era), ...(height === 0 ? [] : shapes(rand, height, era))];
+  const list = [coinbaseShape(height, era), ...(height === 0 ? [] : blockShapes(rand, height, era))];
   const added = { sapling: 0, orchard: 0, ironwood: 0 };
   const w = new ByteWriter(64 * 1024);
   w.pos = HEADER_BYTES;

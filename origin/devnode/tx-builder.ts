@@ -213,7 +213,8 @@ const noActions: ActionPieces = {
   anchor: new Uint8Array(32),
 };
 
-function writeV5V6(w: ByteWriter, shape: TxShape, rand: BlockRandom): V5Pieces {
+/** Appends a v5/v6 transaction to `w`; returns the pieces its txid is computed from (txid-fast.ts). */
+export function writeV5V6(w: ByteWriter, shape: TxShape, rand: BlockRandom): V5Pieces {
   const v = shape.version === 6 ? V6 : V5;
   const start = w.pos;
   w.u32(v.header);

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { personal } from "../chain/hashes.ts";
-import { blake2b256 } from "./blake2b-wasm.ts";
+import { blake2b256, personal } from "../chain/hashes.ts";
 
 /**
  * Byte templates for the parts of synthetic shielded outputs that no light client sees: memos,

@@ -1,5 +1,4 @@
-import { personal } from "../chain/hashes.ts";
-import { blake2b256 } from "./blake2b-wasm.ts";
+import { blake2b256, personal } from "../chain/hashes.ts";
 import { emptyDigest, repeatedDigest } from "./tx-templates.ts";
 
 /**
@@ -8,6 +7,9 @@ import { emptyDigest, repeatedDigest } from "./tx-templates.ts";
  * non-compact parts) come memoized from tx-templates.ts and absent parts are constants, so only
  * the header, transparent parts and the compact bytes are hashed per tx. tx-builder.test.ts
  * checks it equals origin/chain's `computeTxid` on thousands of generated transactions.
+ * Kept beside origin/chain/txid-zip244.ts because parsing each generated transaction and hashing
+ * all of it costs ~3.4× per transaction, a quarter to a third more dev-chain start-up
+ * (bench/devnode-txid.ts); the hashing itself is the parser's (origin/chain/blake2b.ts).
  */
 
 /** An Orchard-shaped bundle as drawn: per action nf‖cmx‖epk‖enc[..52] (148 bytes) contiguous. */

@@ -1,11 +1,10 @@
 import type { Logger } from "pino";
-import type { Registry } from "prom-client";
-import { createIndexMetrics } from "../admin/index-metrics.ts";
 import { type OriginConfig, storeEnv } from "../config.ts";
 import { createNodeClient, type NodeClient } from "../node/index.ts";
 import { type BlobStore, openStore } from "../store/index.ts";
 import type { IndexHooks } from "./follow-step.ts";
 import { createIndexer, type Indexer } from "./indexer.ts";
+import type { IndexMetrics } from "./reporting.ts";
 
 export interface OpenedIndexer {
   indexer: Indexer;
@@ -28,7 +27,7 @@ export function nodeClientFromConfig(config: Readonly<OriginConfig>): NodeClient
 /** The indexer config describes, over a node client and store opened by the caller. */
 export function indexerFromConfig(
   config: Readonly<OriginConfig>,
-  parts: { node: NodeClient; store: BlobStore; log: Logger; registry: Registry; hooks?: IndexHooks },
+  parts: { node: NodeClient; store: BlobStore; log: Logger; metrics?: IndexMetrics; hooks?: IndexHooks },
 ): Indexer {
   return createIndexer({
     chain: parts.node,
@@ -42,7 +41,7 @@ export function indexerFromConfig(
     fromHeight: config.fromHeight,
     pollMs: config.pollMs,
     log: parts.log,
-    metrics: createIndexMetrics(parts.registry),
+    metrics: parts.metrics,
     hooks: parts.hooks,
   });
 }
@@ -51,10 +50,10 @@ export function indexerFromConfig(
 export function openIndexer(
   config: OriginConfig,
   log: Logger,
-  registry: Registry,
+  metrics?: IndexMetrics,
   hooks?: IndexHooks,
 ): OpenedIndexer {
   const node = nodeClientFromConfig(config);
   const store = openStore(config.store, storeEnv(config));
-  return { indexer: indexerFromConfig(config, { node, store, log, registry, hooks }), node, store };
+  return { indexer: indexerFromConfig(config, { node, store, log, metrics, hooks }), node, store };
 }

@@ -19,6 +19,14 @@ export {
   openIndexer,
 } from "./from-config.ts";
 export { createIndexer, type Indexer, type IndexerOptions, type IndexerStatus } from "./indexer.ts";
+export type {
+  Counter,
+  Gauge,
+  HealthReport,
+  IndexMetrics,
+  LabelledCounter,
+  LabelledGauge,
+} from "./reporting.ts";
 export { createSealedReader, type SealedReader } from "./sealed-reader.ts";
 export { type AuditReport, auditStore } from "./store-audit.ts";
 export type { IndexedBlock } from "./tail.ts";

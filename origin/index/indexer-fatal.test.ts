@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { chainDir, hasChain, missingChainMessage } from "../../test/support/chain.ts";
+import { testIndexer } from "../../test/support/test-indexer.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
 import { isConfigurationError } from "./config-error.ts";
-import { switchableProxy, tempDir, testIndexer, until } from "./testing.ts";
+import { switchableProxy, tempDir, until } from "./testing.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

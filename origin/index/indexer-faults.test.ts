@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { rangeKeys } from "../../proto/range/index.ts";
+import { metricValue, testIndexer } from "../../test/support/test-indexer.ts";
 import { startAdminServer } from "../admin/server.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
 import { createDirectoryStore } from "../store/index.ts";
 import { bootstrapFromStore } from "./bootstrap.ts";
 import { createSealedReader } from "./sealed-reader.ts";
 import { auditStore } from "./store-audit.ts";
-import { metricValue, mine, tempDir, testIndexer, until } from "./testing.ts";
+import { mine, tempDir, until } from "./testing.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,17 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { wireHashOf } from "../../proto/bytes.ts";
+import { metricValue, type TestIndexer, testIndexer } from "../../test/support/test-indexer.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
 import { createTailLog } from "./tail-log.ts";
-import {
-  collect,
-  metricValue,
-  mine,
-  reorg,
-  type TestIndexer,
-  tempDir,
-  testIndexer,
-  until,
-} from "./testing.ts";
+import { collect, mine, reorg, tempDir, until } from "./testing.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -2,10 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { wireHashOf } from "../../proto/bytes.ts";
 import { encodeFrame } from "../../proto/frame.ts";
 import { chainDir, hasChain, readChainHex } from "../../test/support/chain.ts";
+import { metricValue, type TestIndexer, testIndexer } from "../../test/support/test-indexer.ts";
 import { parseBlock, projectBlock } from "../chain/index.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
 import { auditStore } from "./store-audit.ts";
-import { collect, metricValue, mine, type TestIndexer, tempDir, testIndexer, until } from "./testing.ts";
+import { collect, mine, tempDir, until } from "./testing.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,70 +1,15 @@
-// Shared by the indexer's tests and benches (not production code): a dev node, a store, an
-// indexer wired to them, and a poll-until helper.
+// Shared by the indexer's tests and benches (not production code): temp dirs, a poll-until
+// helper, dev node control and a switchable proxy. The indexer wired to a dev node with real
+// metrics is test/support/test-indexer.ts.
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pino } from "pino";
-import { Registry } from "prom-client";
-import { createIndexMetrics, type IndexMetrics } from "../admin/index-metrics.ts";
-import { createNodeClient, type NodeClient } from "../node/index.ts";
-import { type BlobStore, createDirectoryStore } from "../store/index.ts";
-import { createIndexer, type Indexer, type IndexerOptions } from "./indexer.ts";
 
 export function tempDir(prefix: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), `lightedge-${prefix}-`));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
-}
-
-export interface TestIndexer {
-  indexer: Indexer;
-  node: NodeClient;
-  metrics: IndexMetrics;
-  registry: Registry;
-  store: BlobStore;
-  stop(): Promise<void>;
-}
-
-export function testIndexer(
-  url: string,
-  o: Partial<IndexerOptions> & { dataDir: string; store?: BlobStore; storeDir?: string },
-): TestIndexer {
-  const node = createNodeClient({
-    url,
-    network: o.network as "regtest",
-    timeoutMs: 2_000,
-    retries: 1,
-    backoffMs: 20,
-  });
-  const registry = new Registry();
-  const metrics = createIndexMetrics(registry);
-  const store = o.store ?? createDirectoryStore(o.storeDir!);
-  const indexer = createIndexer({
-    chain: node,
-    info: node,
-    store,
-    network: "regtest",
-    rangeSize: 10,
-    sealDepth: 10,
-    concurrency: 4,
-    fromHeight: 0,
-    pollMs: 50,
-    log: pino({ level: process.env.LIGHTEDGE_TEST_LOG ?? "silent" }),
-    metrics,
-    ...o,
-  });
-  return {
-    indexer,
-    node,
-    metrics,
-    registry,
-    store,
-    async stop() {
-      await indexer.stop();
-      node.close();
-    },
-  };
 }
 
 /** Polls `check` until it returns a value other than undefined/false. */
@@ -87,11 +32,6 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
-}
-
-export async function metricValue(registry: Registry, name: string): Promise<number> {
-  const metric = await registry.getSingleMetric(name)?.get();
-  return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? Number.NaN;
 }
 
 /** Dev node control, in process: mine k blocks (hashing them so the node serves them at once). */

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../cli/command.ts";
+import { ConfigError } from "../config-error.ts";
 import { assertPortFree } from "./port-free.ts";
 
 describe("the edge port check", () => {
@@ -8,7 +8,7 @@ describe("the edge port check", () => {
     const busy = createServer();
     await new Promise<void>((r) => busy.listen(0, "127.0.0.1", r));
     const port = (busy.address() as { port: number }).port;
-    await expect(assertPortFree(port, "127.0.0.1", "edge")).rejects.toThrow(UsageError);
+    await expect(assertPortFree(port, "127.0.0.1", "edge")).rejects.toThrow(ConfigError);
     await expect(assertPortFree(port, "127.0.0.1", "edge")).rejects.toThrow(`edge port ${port}`);
     await new Promise((r) => busy.close(r));
     await expect(assertPortFree(port, "127.0.0.1", "edge")).resolves.toBeUndefined();

@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { UsageError } from "../cli/command.ts";
+import { ConfigError } from "../config-error.ts";
 
 /**
  * Fails fast when a fixed port is taken. wrangler dev does not fail on a busy port in a way its
@@ -13,7 +13,9 @@ export async function assertPortFree(port: number, host: string, what: string): 
     server.once("error", (err: NodeJS.ErrnoException) =>
       reject(
         err.code === "EADDRINUSE"
-          ? new UsageError(`${what} port ${port} on ${host} is in use (pick another, or 0 for any free port)`)
+          ? new ConfigError(
+              `${what} port ${port} on ${host} is in use (pick another, or 0 for any free port)`,
+            )
           : err,
       ),
     );

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type EdgeDev, startEdgeDev } from "../cli/commands/edge.ts";
 import { loadOriginConfig, type Network } from "../config.ts";
 import { createDevNode, type DevNode, type DevNodeOptions } from "../devnode/index.ts";
+import { type EdgeDev, startEdgeDev } from "./edge-dev.ts";
 import { assertPortFree } from "./port-free.ts";
 import { type RunningOrigin, startOrigin } from "./start-origin.ts";
+import { StopStack } from "./stop-stack.ts";
 
 /**
  * The whole system in one call, shared by `npm start` and the end-to-end test: a dev node (or a
@@ -57,7 +58,11 @@ export interface StartedAll {
 }
 
 export async function startAll(o: StartAllOptions): Promise<StartedAll> {
-  const stops = createStopStack();
+  const stops = new StopStack();
+  const close = async () => {
+    const errors = await stops.close();
+    if (errors.length > 0) throw new AggregateError(errors, "lightedge: stopping failed");
+  };
   try {
     await assertPortFree(o.edgePort, "127.0.0.1", "edge");
     const devnode = o.node ? undefined : await startDevNode(o);
@@ -93,30 +98,12 @@ export async function startAll(o: StartAllOptions): Promise<StartedAll> {
       origin,
       edge,
       synced,
-      close: stops.close,
+      close,
     };
   } catch (err) {
-    await stops.close().catch(() => {});
+    await stops.close();
     throw err;
   }
-}
-
-/** Stops run in reverse start order, each even when an earlier one failed; `close` runs once. */
-function createStopStack(): { push(stop: () => Promise<void>): void; close(): Promise<void> } {
-  const stops: (() => Promise<void>)[] = [];
-  let closing: Promise<void> | undefined;
-  const run = async () => {
-    const errors: unknown[] = [];
-    for (const stop of stops.splice(0).reverse()) await stop().catch((e: unknown) => errors.push(e));
-    if (errors.length > 0) throw new AggregateError(errors, "lightedge: stopping failed");
-  };
-  return {
-    push: (stop) => stops.push(stop),
-    close: () => {
-      closing ??= run();
-      return closing;
-    },
-  };
 }
 
 async function startDevNode(o: StartAllOptions): Promise<DevNode> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../cli/command.ts";
+import { ConfigError } from "../config-error.ts";
 import { exampleCall, renderBanner } from "./banner.ts";
 import { DEV_DEFAULTS, parseStartArgs } from "./start-args.ts";
 
@@ -64,11 +64,11 @@ describe("npm start's arguments", () => {
   });
 
   it("rejects bad ports, stray arguments and dev-chain flags with --node", () => {
-    expect(() => parseStartArgs(["--edge-port", "70000"], {})).toThrow(UsageError);
-    expect(() => parseStartArgs(["--blocks", "many"], {})).toThrow(UsageError);
+    expect(() => parseStartArgs(["--edge-port", "70000"], {})).toThrow(ConfigError);
+    expect(() => parseStartArgs(["--blocks", "many"], {})).toThrow(ConfigError);
     expect(() => parseStartArgs(["stray"], {})).toThrow(/unexpected argument "stray"/);
-    expect(() => parseStartArgs(["--node", "http://n", "--seed", "x"], {})).toThrow(UsageError);
-    expect(() => parseStartArgs(["--node", "http://n", "--network", "moon"], {})).toThrow(UsageError);
+    expect(() => parseStartArgs(["--node", "http://n", "--seed", "x"], {})).toThrow(ConfigError);
+    expect(() => parseStartArgs(["--node", "http://n", "--network", "moon"], {})).toThrow(ConfigError);
   });
 });
 

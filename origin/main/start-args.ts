@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import { UsageError } from "../cli/command.ts";
 import type { Network } from "../config.ts";
+import { ConfigError } from "../config-error.ts";
 import type { StartAllOptions } from "./start-all.ts";
 
 /**
@@ -47,7 +47,7 @@ export function parseStartArgs(argv: string[], env: Record<string, string | unde
   };
   if (nodeUrl !== undefined) {
     if (v.blocks !== undefined || v.seed !== undefined)
-      throw new UsageError("--blocks/--seed are for the dev chain, not --node");
+      throw new ConfigError("--blocks/--seed are for the dev chain, not --node");
     const network = parseNetwork((v.network as string | undefined) || env.LIGHTEDGE_NETWORK || "mainnet");
     return {
       options: { ...base, node: { url: nodeUrl, network } },
@@ -73,7 +73,7 @@ function passThrough(argv: string[], tokens: ReturnType<typeof parseArgs>["token
   const taken = new Set<number>();
   for (const t of tokens) {
     if (t.kind === "positional" && !taken.has(t.index))
-      throw new UsageError(`unexpected argument ${JSON.stringify(t.value)}`);
+      throw new ConfigError(`unexpected argument ${JSON.stringify(t.value)}`);
     if (t.kind !== "option" || t.name in own) continue;
     // strict:false reads an unknown `--flag value` as a boolean plus a positional: keep them together.
     const next = argv[t.index + 1];
@@ -90,11 +90,11 @@ const boolOriginFlags = new Set(["ping", "exit-when-synced"]);
 
 function parseNetwork(text: string): Network {
   if (text === "mainnet" || text === "testnet" || text === "regtest") return text;
-  throw new UsageError(`--network must be mainnet, testnet or regtest (got ${JSON.stringify(text)})`);
+  throw new ConfigError(`--network must be mainnet, testnet or regtest (got ${JSON.stringify(text)})`);
 }
 
 function int(name: string, text: string, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n > max) throw new UsageError(`--${name} needs an integer from 0 to ${max}`);
+  if (!/^\d+$/.test(text) || n > max) throw new ConfigError(`--${name} needs an integer from 0 to ${max}`);
   return n;
 }

@@ -1,5 +1,6 @@
 import pino, { type Logger } from "pino";
 import { Registry } from "prom-client";
+import { createIndexMetrics } from "../admin/index-metrics.ts";
 import { type AdminServer, startAdminServer } from "../admin/server.ts";
 import { type OriginConfig, storeEnv } from "../config.ts";
 import { type Indexer, indexerFromConfig, nodeClientFromConfig } from "../index/index.ts";
@@ -9,7 +10,8 @@ import { renderStatusPage } from "../status/status-page.ts";
 import { createStatusRecorder } from "../status/status-recorder.ts";
 import { openStore } from "../store/index.ts";
 import type { TreeStateStart } from "../treestate/index.ts";
-import { createOriginStatusSource } from "./status-source.ts";
+import { createOriginStatusSource, type OriginStatusSource } from "./status-source.ts";
+import { StopStack } from "./stop-stack.ts";
 import { createTreeStateWiring, type TreeStateWiring } from "./tree-state-wiring.ts";
 
 export interface StartOriginOptions {
@@ -52,6 +54,58 @@ export async function startOrigin(
   config: Readonly<OriginConfig>,
   options: StartOriginOptions = {},
 ): Promise<RunningOrigin> {
+  const parts = assembleOrigin(config, options);
+  const { log, node, indexer, trees, withTrees } = parts;
+  const stops = new StopStack((err) => log.warn({ err }, "origin: error while stopping"));
+  const close = async () => {
+    await stops.close();
+  };
+  stops.push(() => (options.nodeClient ? undefined : node.close()));
+  try {
+    const server = await listenRpc(config, options, parts);
+    stops.push(
+      () => indexer.stop(),
+      () => trees.close(),
+      () => server.close(),
+    );
+    options.onListening?.(server.url);
+    const recorder = createStatusRecorder(parts.status, config.network);
+    stops.push(() => recorder.stop());
+    let admin: AdminServer | undefined;
+    if (config.admin) {
+      const page = () => renderStatusPage(recorder.history());
+      admin = await startAdminServer({
+        ...config.admin,
+        registry: parts.registry,
+        health: { index: () => indexer.health() },
+        pages: { "/": page, "/status": page },
+      });
+      stops.push(() => admin!.close());
+    }
+    log.info({ url: server.url, admin: admin?.url, tls: config.tls !== undefined }, "origin listening");
+    // Bootstrap (store head, tail log) then follow in the background; the RPC port already
+    // answers, with Unavailable for blocks until the first block is served.
+    await indexer.start();
+    if (withTrees) void trees.begin(indexer.view);
+    return { url: server.url, adminUrl: admin?.url, indexer, server, treeStates: trees, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** The origin's parts, wired and not yet started (nothing listens, nothing is fetched). */
+interface OriginParts {
+  log: Logger;
+  node: NodeClient;
+  registry: Registry;
+  status: OriginStatusSource;
+  trees: TreeStateWiring;
+  withTrees: boolean;
+  indexer: Indexer;
+}
+
+function assembleOrigin(config: Readonly<OriginConfig>, options: StartOriginOptions): OriginParts {
   const log =
     options.log ??
     pino({ level: config.logLevel, base: { service: "lightedge-origin", network: config.network } });
@@ -76,7 +130,7 @@ export async function startOrigin(
     node,
     store,
     log,
-    registry,
+    metrics: createIndexMetrics(registry),
     hooks: {
       onAppend(blocks) {
         status.appended(blocks[blocks.length - 1]!.height);
@@ -89,62 +143,25 @@ export async function startOrigin(
       rangeObjects: withTrees ? trees.hooks.rangeObjects : undefined,
     },
   });
-  const stops: (() => Promise<void> | void)[] = [];
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      for (const stop of stops.reverse()) {
-        try {
-          await stop();
-        } catch (err) {
-          log.warn({ err }, "origin: error while stopping");
-        }
-      }
-    })();
-    return closing;
-  };
-  const running = indexer;
-  stops.push(() => (options.nodeClient ? undefined : node.close()));
-  try {
-    const server = await createOriginServer({
-      chain: running.view,
-      node,
-      network: config.network,
-      secrets: config.secrets,
-      ping: config.ping,
-      donationAddress: options.donationAddress,
-      treeStates: withTrees ? trees.service : undefined,
-      log: (rpc, err) => log.error({ rpc, err }, "rpc failed"),
-      observer: status.countRequests(createServeMetrics(registry)),
-      listen: { host: config.listen.host, port: config.listen.port, tls: config.tls },
-    });
-    stops.push(
-      () => running.stop(),
-      () => trees.close(),
-      () => server.close(),
-    );
-    options.onListening?.(server.url);
-    const recorder = createStatusRecorder(status, config.network);
-    stops.push(() => recorder.stop());
-    let admin: AdminServer | undefined;
-    if (config.admin) {
-      const page = () => renderStatusPage(recorder.history());
-      admin = await startAdminServer({
-        ...config.admin,
-        registry,
-        health: { index: () => running.health() },
-        pages: { "/": page, "/status": page },
-      });
-      stops.push(() => admin!.close());
-    }
-    log.info({ url: server.url, admin: admin?.url, tls: config.tls !== undefined }, "origin listening");
-    // Bootstrap (store head, tail log) then follow in the background; the RPC port already
-    // answers, with Unavailable for blocks until the first block is served.
-    await running.start();
-    if (withTrees) void trees.begin(running.view);
-    return { url: server.url, adminUrl: admin?.url, indexer: running, server, treeStates: trees, close };
-  } catch (err) {
-    await close();
-    throw err;
-  }
+  return { log, node, registry, status, trees, withTrees, indexer };
+}
+
+/** The RPC server (gRPC, gRPC-web, Connect) over the indexer's view and the node. */
+function listenRpc(
+  config: Readonly<OriginConfig>,
+  options: StartOriginOptions,
+  { log, node, registry, status, trees, withTrees, indexer }: OriginParts,
+): Promise<OriginServer> {
+  return createOriginServer({
+    chain: indexer.view,
+    node,
+    network: config.network,
+    secrets: config.secrets,
+    ping: config.ping,
+    donationAddress: options.donationAddress,
+    treeStates: withTrees ? trees.service : undefined,
+    log: (rpc, err) => log.error({ rpc, err }, "rpc failed"),
+    observer: status.countRequests(createServeMetrics(registry)),
+    listen: { host: config.listen.host, port: config.listen.port, tls: config.tls },
+  });
 }

@@ -1,10 +1,46 @@
 import { LightedgeError } from "../../proto/errors.ts";
 import { NodeRpcError } from "./errors.ts";
 import { hash, hexBytes, int, obj, optInt } from "./parse.ts";
-import type { NodeBlock, TreeSizes } from "./ports.ts";
+import type { ChainSource, NodeBlock, TreeSizes } from "./ports.ts";
 import { badResponse, type RpcCaller } from "./rpc.ts";
 
 const zeroHash = "0".repeat(64);
+
+/** The chain role: the tip, hashes by height, blocks by hash and by height range. */
+export function chainMethods(rpc: RpcCaller, batchSize: number): ChainSource {
+  return {
+    async bestBlock() {
+      // One call so height and hash describe the same tip.
+      const ci = obj("getblockchaininfo", await rpc.call("getblockchaininfo", []), "result");
+      return {
+        height: int("getblockchaininfo", ci.blocks, "blocks"),
+        displayHash: hash("getblockchaininfo", ci.bestblockhash, "bestblockhash"),
+      };
+    },
+    blockHash: (height) => blockHashAt(rpc, height),
+    block: (displayHash) => fetchBlock(rpc, displayHash),
+    blocks: (from, to) => fetchBlocks(rpc, from, to, batchSize),
+  };
+}
+
+/**
+ * getblockhash, with a height past the tip as an above-tip error: zebrad 7.0.0 answers −1
+ * "Provided index is greater than the current tip" (older zebrad and the dev node −32602, same
+ * message), zcashd −8 (mapped to above-tip by errors.ts).
+ */
+export async function blockHashAt(rpc: RpcCaller, height: number, signal?: AbortSignal): Promise<string> {
+  return hash("getblockhash", await rpc.call("getblockhash", [height], signal).catch(aboveTip), "result");
+}
+
+function aboveTip(err: unknown): never {
+  if (
+    err instanceof NodeRpcError &&
+    (err.code === -32602 || err.code === -1) &&
+    /tip|range/i.test(err.message)
+  )
+    throw new NodeRpcError("above-tip", err.where, err.message, { failure: "node-error", code: err.code });
+  throw err;
+}
 
 /** Fetches one block by hash: raw bytes (verbosity 0) and metadata (verbosity 1) in one batch. */
 export async function fetchBlock(rpc: RpcCaller, displayHash: string): Promise<NodeBlock> {

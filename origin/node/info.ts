@@ -1,8 +1,10 @@
 import { CHAIN_NAMES } from "../../proto/networks.ts";
+import { blockHashAt } from "./blocks.ts";
 import { NodeRpcError } from "./errors.ts";
 import { identifyNetwork } from "./network.ts";
 import { hash, int, obj, optInt, str } from "./parse.ts";
-import type { NetworkUpgrade, NodeInfo } from "./ports.ts";
+import type { NetworkUpgrade, NodeClient, NodeInfo, NodeInfoSource } from "./ports.ts";
+import type { RpcCaller } from "./rpc.ts";
 
 /** Sapling's consensus branch id (ZIP 205): LightdInfo.saplingActivationHeight reads it. */
 const saplingBranchId = "76b809bb";
@@ -12,6 +14,49 @@ const saplingBranchId = "76b809bb";
  * "close to tip" notion is a few blocks; we allow a little more for estimate jitter.
  */
 const syncSlackBlocks = 10;
+
+/** The info role: NodeInfo on every call, refusing a node on another network than `network`. */
+export function infoMethods(
+  rpc: RpcCaller,
+  network: NodeInfo["network"] | undefined,
+): NodeInfoSource & Pick<NodeClient, "checkReady"> {
+  async function info(signal?: AbortSignal): Promise<NodeInfo> {
+    // The genesis hash is asked for on every call (not cached): a node swapped for one on another
+    // chain behind the same URL must be noticed. A separate call, so a node without height 0
+    // (the dev node replaying a corpus run) still answers the batch.
+    const [[gi, ci], genesis] = await Promise.all([
+      rpc.batch<unknown>(
+        [
+          { method: "getinfo", params: [] },
+          { method: "getblockchaininfo", params: [] },
+        ],
+        signal,
+      ),
+      genesisHash(rpc, signal),
+    ]);
+    const parsed = parseNodeInfo(gi, ci, genesis);
+    checkNetwork(parsed, network);
+    return parsed;
+  }
+  return {
+    info,
+    async checkReady(options) {
+      const i = await info();
+      if (i.initialSync && !options?.allowSyncing) throw syncingError(i);
+      return i;
+    },
+  };
+}
+
+/** Block 0's hash, or undefined when the node does not serve it (a corpus run above 0). */
+async function genesisHash(rpc: RpcCaller, signal?: AbortSignal): Promise<string | undefined> {
+  try {
+    return await blockHashAt(rpc, 0, signal);
+  } catch (err) {
+    if (err instanceof NodeRpcError && err.kind === "above-tip") return undefined;
+    throw err;
+  }
+}
 
 /**
  * Builds NodeInfo from `getinfo`, `getblockchaininfo` and `getblockhash 0` (undefined when the

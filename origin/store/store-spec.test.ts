@@ -36,6 +36,19 @@ describe("parseStoreSpec", () => {
     expect(aws.kind === "s3" && aws.config.region).toBe("eu-west-1");
   });
 
+  it("takes S3_ENDPOINT over the deprecated LIGHTEDGE_S3_ENDPOINT, and that over the AWS names", () => {
+    const endpoint = (env: Record<string, string>) => {
+      const spec = parseStoreSpec("s3://b-1/x", env);
+      return spec.kind === "s3" ? spec.config.endpoint : undefined;
+    };
+    const aws = { AWS_ENDPOINT_URL_S3: "http://aws-s3", AWS_ENDPOINT_URL: "http://aws" };
+    expect(endpoint(aws)).toBe("http://aws-s3");
+    expect(endpoint({ ...aws, LIGHTEDGE_S3_ENDPOINT: "http://old" })).toBe("http://old");
+    expect(endpoint({ ...aws, LIGHTEDGE_S3_ENDPOINT: "http://old", S3_ENDPOINT: "http://one" })).toBe(
+      "http://one",
+    );
+  });
+
   it("refuses anything else as a bad request", () => {
     for (const bad of ["", "dir:", "/tmp/x", "s3://", "s3://UPPER/x", "gs://bucket/x"]) {
       expect(() => parseStoreSpec(bad, {}), bad).toThrow(expect.objectContaining({ kind: "bad-request" }));

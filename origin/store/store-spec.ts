@@ -10,10 +10,29 @@ export type StoreSpec = { kind: "dir"; root: string } | { kind: "s3"; config: S3
 type Env = Record<string, string | undefined>;
 
 /**
- * Parses a store spec. S3 settings come from the environment, under the same names the edge uses
- * (S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) with the AWS_* names as
- * fallbacks; S3_FORCE_PATH_STYLE=0|1 overrides the default (path style whenever an endpoint is
- * set: MinIO and moto need it, R2 accepts it).
+ * Where the S3 endpoint and region are read from, the first one set winning: the one name, as
+ * the edge's Worker vars have it (edge/env.ts); the deprecated LIGHTEDGE_S3_* aliases (what
+ * infra/modules/origin-host wrote before it wrote S3_*); then the AWS SDK's own names.
+ */
+export const S3_ENDPOINT_VARS = [
+  "S3_ENDPOINT",
+  "LIGHTEDGE_S3_ENDPOINT",
+  "AWS_ENDPOINT_URL_S3",
+  "AWS_ENDPOINT_URL",
+];
+export const S3_REGION_VARS = ["S3_REGION", "LIGHTEDGE_S3_REGION", "AWS_REGION", "AWS_DEFAULT_REGION"];
+
+/** The first of `names` set (non-empty) in `env`. */
+export function firstSet(env: Env, names: readonly string[]): string | undefined {
+  for (const name of names) if (env[name]) return env[name];
+  return undefined;
+}
+
+/**
+ * Parses a store spec. S3 settings come from the environment: endpoint and region as above,
+ * credentials S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (else the AWS SDK's chain);
+ * S3_FORCE_PATH_STYLE=0|1 overrides the default (path style whenever an endpoint is set: MinIO
+ * and moto need it, R2 accepts it).
  */
 export function parseStoreSpec(spec: string, env: Env = process.env): StoreSpec {
   if (spec.startsWith("dir:") && spec.length > 4)
@@ -34,9 +53,9 @@ export function parseStoreSpec(spec: string, env: Env = process.env): StoreSpec 
 }
 
 function s3Config(bucket: string, prefix: string, env: Env): S3StoreConfig {
-  const endpoint = env.S3_ENDPOINT || env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
+  const endpoint = firstSet(env, S3_ENDPOINT_VARS);
   const isR2 = endpoint?.includes(".r2.cloudflarestorage.com") ?? false;
-  const region = env.S3_REGION || env.AWS_REGION || env.AWS_DEFAULT_REGION || (isR2 ? "auto" : "us-east-1");
+  const region = firstSet(env, S3_REGION_VARS) ?? (isR2 ? "auto" : "us-east-1");
   const pathStyle = env.S3_FORCE_PATH_STYLE;
   const accessKeyId = env.S3_ACCESS_KEY_ID;
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY;

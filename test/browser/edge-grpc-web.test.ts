@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EdgeDev, startEdgeDev } from "../../origin/cli/commands/edge.ts";
+import { type EdgeDev, startEdgeDev } from "../../origin/main/edge-dev.ts";
 import { serveWalletPage, syncInPage, type WalletPage } from "../e2e/wallet-page.ts";
 import { hasChain, missingChainMessage } from "../support/chain.ts";
 import { hasChromium, launchChromium, missingChromiumMessage } from "../support/chromium.ts";

@@ -62,12 +62,12 @@ variable "store_prefix" {
 }
 
 variable "s3_endpoint" {
-  description = "S3 API endpoint for uploads (LIGHTEDGE_S3_ENDPOINT), e.g. https://<account>.r2.cloudflarestorage.com."
+  description = "S3 API endpoint for uploads (S3_ENDPOINT), e.g. https://<account>.r2.cloudflarestorage.com."
   type        = string
 }
 
 variable "s3_region" {
-  description = "SigV4 region for uploads (LIGHTEDGE_S3_REGION); \"auto\" for R2."
+  description = "SigV4 region for uploads (S3_REGION); \"auto\" for R2."
   type        = string
   default     = "auto"
 }

@@ -10,7 +10,7 @@ import { CompactBlockSchema, CompactTxStreamer } from "../../../proto/index.ts";
 import { hasChain } from "../../../test/support/chain.ts";
 import { buildSeed, type Seed } from "../../../test/support/seed-ranges.ts";
 import { startTestOrigin, TEST_ORIGIN_SECRET, type TestOrigin } from "../../../test/support/test-origin.ts";
-import { type EdgeDev, startEdgeDev } from "./edge.ts";
+import { type EdgeDev, startEdgeDev } from "../../main/edge-dev.ts";
 
 const main = new URL("../main.ts", import.meta.url).pathname;
 

@@ -1,5 +1,6 @@
 import { pino } from "pino";
 import { Registry } from "prom-client";
+import { createIndexMetrics } from "../../admin/index-metrics.ts";
 import { startAdminServer } from "../../admin/server.ts";
 import { configHelp, loadOriginConfig } from "../../config.ts";
 import { isConfigurationError } from "../../index/config-error.ts";
@@ -33,7 +34,7 @@ export const command: Command = {
       pino.destination(tty ? 2 : 1),
     );
     const registry = new Registry();
-    const { indexer, node } = openIndexer(config, log, registry);
+    const { indexer, node } = openIndexer(config, log, createIndexMetrics(registry));
     const admin = config.admin
       ? await startAdminServer({ ...config.admin, registry, health: { index: () => indexer.health() } })
       : undefined;

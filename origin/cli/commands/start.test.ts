@@ -138,7 +138,7 @@ describe("npm start", () => {
       expect([...tree.values()]).toContain("workerd");
       const wrangler = [...tree.keys()].find((pid) => cmdline(pid).includes("wrangler.js"));
       expect(wrangler).toBeDefined();
-      // The origin's secret reaches wrangler in .dev.vars beside its config (origin/cli/commands/edge.ts).
+      // The origin's secret reaches wrangler in .dev.vars beside its config (origin/main/edge-dev.ts).
       const config = cmdline(wrangler!).split("\0")[cmdline(wrangler!).split("\0").indexOf("-c") + 1]!;
       const secret = /^ORIGIN_SECRET='(.+)'$/m.exec(
         readFileSync(join(dirname(config), ".dev.vars"), "utf8"),

@@ -91,7 +91,7 @@ function banner(all: StartedAll, source: string, started: number): string {
 
 /**
  * `stopped` resolves on the first SIGINT/SIGTERM; a second one exits at once, and the edge
- * supervisor's exit hook (origin/cli/supervise.ts) SIGKILLs every child's process group on the way
+ * supervisor's exit hook (origin/main/supervise.ts) SIGKILLs every child's process group on the way
  * out — wrangler and the workerd under it alike.
  */
 function catchSignals(): { stopped: Promise<undefined> } {

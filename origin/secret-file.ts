@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { UsageError } from "./command.ts";
+import { ConfigError } from "./config-error.ts";
 
 /**
  * Secrets from a file (`--secret-file PATH`): one per line, blank lines and `#` comments skipped,
@@ -11,10 +11,10 @@ export function readSecretFile(path: string): string[] {
   try {
     mode = statSync(path).mode;
   } catch (err) {
-    throw new UsageError(`--secret-file ${path}: ${(err as Error).message}`);
+    throw new ConfigError(`--secret-file ${path}: ${(err as Error).message}`);
   }
   if ((mode & 0o077) !== 0) {
-    throw new UsageError(
+    throw new ConfigError(
       `--secret-file ${path}: readable by others (mode ${(mode & 0o777).toString(8)}); chmod 600 it`,
     );
   }
@@ -22,6 +22,6 @@ export function readSecretFile(path: string): string[] {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"));
-  if (secrets.length === 0) throw new UsageError(`--secret-file ${path}: no secret in it`);
+  if (secrets.length === 0) throw new ConfigError(`--secret-file ${path}: no secret in it`);
   return secrets;
 }

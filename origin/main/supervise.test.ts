@@ -60,7 +60,7 @@ describe("the process-tree supervisor", () => {
 
 describe("lightedge edge's wrangler command line", () => {
   it("carries no secret: it goes in a 0600 .dev.vars beside the config", async () => {
-    const { edgeDevArgs, writeDevConfig } = await import("./commands/edge.ts");
+    const { edgeDevArgs, writeDevConfig } = await import("./edge-dev.ts");
     const secret = "s3cr3t-0123456789abcdef";
     const config = writeDevConfig(false, { ORIGIN_SECRET: secret });
     const args = edgeDevArgs(config, 8787, { quiet: true }, ["ORIGIN_URL:http://127.0.0.1:1"]);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { networksInStore } from "./edge.ts";
+import { networksInStore } from "./edge-dev.ts";
 
 describe("lightedge edge over a directory store", () => {
   let dir = "";

@@ -1,0 +1,181 @@
+import { displayHex } from "../../proto/bytes.ts";
+import { parseBlock, parseTransaction } from "../chain/index.ts";
+import { buildHeader, headerHash } from "./header.ts";
+import type { HeightTable } from "./height-table.ts";
+import { blockEra, syntheticBody } from "./synthetic-block.ts";
+import type { DevBlock, DevTreeSizes, Network } from "./types.ts";
+import type { Era } from "./upgrades.ts";
+
+/** Real blocks a chain starts with (a corpus run); synthetic blocks may follow or replace them. */
+export interface FixedBlocks {
+  from: number;
+  to: number;
+  /** Raw bytes, display hash, display txids, time and tree sizes after the block. */
+  get(height: number): DevBlock;
+}
+
+export interface ChainBlocksOptions {
+  network: Network;
+  seed: string;
+  fixed?: FixedBlocks;
+  /** Time of height 0 (synthetic); 75 s spacing (post-Blossom target). */
+  genesisTime?: number;
+}
+
+const SPACING = 75;
+const zero = Buffer.alloc(32);
+
+/**
+ * What mining and reorgs change: the branch each height is on (0 = the original chain; each
+ * reorg a new number) and the transactions mined into heights.
+ */
+export class Forks {
+  private readonly branchOf = new Map<number, number>();
+  private readonly staged = new Map<number, Uint8Array[]>();
+  private branches = 0;
+
+  branchAt(height: number): number {
+    return this.branchOf.get(height) ?? 0;
+  }
+
+  extrasAt(height: number): Uint8Array[] {
+    return this.staged.get(height) ?? [];
+  }
+
+  /** Mines `txs` into `height`. */
+  stage(height: number, txs: Uint8Array[]): void {
+    this.staged.set(height, txs);
+  }
+
+  /** Puts heights from..to on a new branch without their mined transactions; returns its number. */
+  fork(from: number, to: number): number {
+    this.branches++;
+    for (let h = from; h <= to; h++) {
+      this.branchOf.set(h, this.branches);
+      this.staged.delete(h);
+    }
+    return this.branches;
+  }
+}
+
+/**
+ * The blocks of a dev chain: a corpus run's real blocks where the chain has not forked from them,
+ * else synthetic blocks regenerated from (seed, height, branch, mined transactions), their headers
+ * chained onto the parent hashes `table` holds.
+ */
+export class ChainBlocks {
+  private readonly o: ChainBlocksOptions;
+  private readonly table: HeightTable;
+  private readonly forks: Forks;
+  private readonly base: number;
+  private readonly genesisTime: number;
+
+  constructor(o: ChainBlocksOptions, table: HeightTable, forks: Forks) {
+    this.o = o;
+    this.table = table;
+    this.forks = forks;
+    this.base = o.fixed?.from ?? 0;
+    this.genesisTime = o.genesisTime ?? 1_700_000_000;
+  }
+
+  eraAt(height: number): Era {
+    return blockEra(this.o.network, this.o.fixed === undefined, height);
+  }
+
+  /** Block h's hash and the tree sizes after it (start-up hashing: no block bytes kept, no hex). */
+  summary(h: number): { wireHash: Buffer; treeSizes: DevTreeSizes } {
+    if (this.isFixed(h)) {
+      const b = this.o.fixed!.get(h);
+      return { wireHash: wireOf(b.displayHash), treeSizes: b.treeSizes };
+    }
+    const { wireHash, treeSizes } = this.build(h);
+    return { wireHash, treeSizes };
+  }
+
+  /** Block h as served; its parent's hash must be in `table`. */
+  block(h: number): DevBlock {
+    if (this.isFixed(h)) return this.o.fixed!.get(h);
+    const { body, header, wireHash, treeSizes } = this.build(h);
+    body.block.set(header, 0); // syntheticBody left HEADER_BYTES of room for it
+    return {
+      height: h,
+      displayHash: displayHex(wireHash),
+      prevDisplayHash: h === this.base ? "0".repeat(64) : displayHex(this.prevWire(h)),
+      time: this.timeAt(h),
+      raw: body.block,
+      txids: body.wireTxids.map(displayHex),
+      treeSizes,
+    };
+  }
+
+  private isFixed(h: number): boolean {
+    const fixed = this.o.fixed;
+    return fixed !== undefined && h <= fixed.to && this.forks.branchAt(h) === 0;
+  }
+
+  private timeAt(h: number): number {
+    return this.isFixed(h) ? this.o.fixed!.get(h).time : this.genesisTime + h * SPACING;
+  }
+
+  private prevWire(h: number): Buffer {
+    if (h !== this.base) return this.table.wireHash(h - 1);
+    return this.isFixed(h) ? wireOf(this.o.fixed!.get(h).prevDisplayHash) : zero;
+  }
+
+  private sizesBefore(h: number): DevTreeSizes {
+    if (h !== this.base) return this.table.treeSizes(h - 1);
+    return this.isFixed(h) ? sizesBeforeBlock(this.o.fixed!.get(h)) : { sapling: 0, orchard: 0, ironwood: 0 };
+  }
+
+  /** Header, txids and tree sizes of synthetic block h (the block bytes are in body.block). */
+  private build(h: number) {
+    const extra = this.forks.extrasAt(h);
+    const body = syntheticBody(this.o.seed, h, this.forks.branchAt(h), extra, this.eraAt(h));
+    const added = body.added;
+    for (const t of extra) addCounts(added, t);
+    const header = buildHeader({
+      wirePrevHash: this.prevWire(h),
+      wireMerkleRoot: body.wireMerkleRoot,
+      time: this.timeAt(h),
+      height: h,
+    });
+    const prev = this.sizesBefore(h);
+    const treeSizes = {
+      sapling: prev.sapling + added.sapling,
+      orchard: prev.orchard + added.orchard,
+      ironwood: prev.ironwood + added.ironwood,
+    };
+    return { body, header, wireHash: headerHash(header), treeSizes };
+  }
+}
+
+export function wireOf(displayHash: string): Buffer {
+  return Buffer.from(displayHash, "hex").reverse();
+}
+
+function sizesBeforeBlock(b: DevBlock): DevTreeSizes {
+  const added = countAdded(b.raw);
+  return {
+    sapling: b.treeSizes.sapling - added.sapling,
+    orchard: b.treeSizes.orchard - added.orchard,
+    ironwood: b.treeSizes.ironwood - added.ironwood,
+  };
+}
+
+function addCounts(added: DevTreeSizes, raw: Uint8Array): void {
+  const tx = parseTransaction(raw, { strictV6: false });
+  added.sapling += tx.sapling.outputs.length;
+  added.orchard += tx.orchard?.actions.length ?? 0;
+  added.ironwood += tx.ironwood?.actions.length ?? 0;
+}
+
+/** Note commitments a raw block adds (Sapling outputs, Orchard and Ironwood actions). */
+function countAdded(raw: Uint8Array): DevTreeSizes {
+  const added = { sapling: 0, orchard: 0, ironwood: 0 };
+  for (const tx of parseBlock(raw, { strictV6: false }).txs) {
+    added.sapling += tx.sapling.outputs.length;
+    added.orchard += tx.orchard?.actions.length ?? 0;
+    added.ironwood += tx.ironwood?.actions.length ?? 0;
+  }
+  return added;
+}
