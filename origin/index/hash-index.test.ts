@@ -2,11 +2,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { wireHashOf } from "../../proto/bytes.ts";
 import { decodeHead, encodeHead, headKey, lookupSealedHash } from "../../proto/range/index.ts";
 import { type MotoServer, startMoto } from "../../test/support/moto.ts";
+import { testIndexer } from "../../test/support/test-indexer.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
 import { type BlobStore, createDirectoryStore, createS3Store } from "../store/index.ts";
 import { createSealedReader } from "./sealed-reader.ts";
 import { auditMetadata, auditStore } from "./store-audit.ts";
-import { tempDir, testIndexer } from "./testing.ts";
+import { tempDir } from "./testing.ts";
 
 const RANGE = 10;
 const EPOCH = 4;
