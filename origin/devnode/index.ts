@@ -30,8 +30,9 @@ export interface DevNodeOptions {
   /** …or write a zebrad-style cookie file (`__cookie__:<random>`) and require it. */
   cookieFile?: string;
   /**
-   * Start computing tree states once the chain is hashed (default: at the first tree request, so
-   * nodes nobody asks about never hash). Wallet harnesses set it so the first GetTreeState is quick.
+   * Compute tree states through the tip once the chain is hashed (default: the tree worker builds its
+   * hash tables at start and computes heights as they are asked for). Wallet harnesses set it so the
+   * first GetTreeState at the tip of a long chain is quick.
    */
   warmTrees?: boolean;
 }
@@ -40,7 +41,10 @@ export interface DevNode {
   url: string;
   port: number;
   chain: DevChain;
-  /** Resolves once every header hash is computed (the served tip grows until then). */
+  /**
+   * Resolves once every header hash is computed (the served tip grows until then) and the tree
+   * worker's hash tables are built, so a first z_gettreestate answers within any caller's deadline.
+   */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -89,13 +93,14 @@ export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
   await new Promise<void>((resolve) => server.listen(o.port ?? 0, o.host ?? "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   let stopped = false;
-  const ready = new Promise<void>((resolve) => {
+  const hashed = new Promise<void>((resolve) => {
     // Hash in slices so the server keeps answering while a long chain is prepared.
     const step = () => (stopped || chain.advance(50) ? resolve() : setImmediate(step));
     step();
   });
+  const ready = Promise.all([hashed, trees.warm]).then(() => undefined);
   if (o.warmTrees)
-    void ready.then(() => (stopped ? undefined : trees.stateAt(chain.tip()).catch(() => undefined)));
+    void hashed.then(() => (stopped ? undefined : trees.stateAt(chain.tip()).catch(() => undefined)));
   return {
     url: `http://${o.host ?? "127.0.0.1"}:${port}/`,
     port,

@@ -6,12 +6,18 @@ import type { ComputedSubtree, TreeStateAt } from "./tree-engine.ts";
 import type { FromTreeWorker, ToTreeWorker, TreeWorkerInit } from "./tree-service.ts";
 import type { ChainEvent, DevChain } from "./types.ts";
 
-/** The dev node's tree states, computed on a worker thread started at the first request. */
+/**
+ * The dev node's tree states, computed on a worker thread started with the node: its hash tables
+ * take seconds to build, which a first z_gettreestate must not wait for behind a caller's deadline
+ * (the origin gives a node call 5 s). A worker that fails is replaced at the next request.
+ */
 export interface TreeStates {
   /** Trees after block `height` (chain.base − 1 ≤ height ≤ tip). */
   stateAt(height: number): Promise<TreeStateAt>;
   /** Subtrees completed by the blocks the node computed, through `tip`. */
   subtrees(pool: Pool, tip: number): Promise<ComputedSubtree[]>;
+  /** Resolves once the worker has built its hash tables (a first request then answers in ms). */
+  warm: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,7 +41,12 @@ export function createTreeStates(o: TreeStatesOptions): TreeStates {
     worker?.postMessage({ type: "event", event: e } satisfies ToTreeWorker);
   });
 
+  let warmed!: () => void;
+  const warm = new Promise<void>((resolve) => {
+    warmed = resolve;
+  });
   const fail = (err: Error) => {
+    warmed(); // a dead worker is not waited for: requests see its error, or start a new one
     worker = undefined; // the next request starts a new one from the same events
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
@@ -45,6 +56,7 @@ export function createTreeStates(o: TreeStatesOptions): TreeStates {
     const w = new Worker(new URL("./tree-worker.ts", import.meta.url));
     w.unref(); // never keeps a process alive
     w.on("message", (m: FromTreeWorker) => {
+      if (m.type === "warm") return warmed();
       const p = waiting.get(m.id);
       waiting.delete(m.id);
       if (m.type === "error")
@@ -74,6 +86,8 @@ export function createTreeStates(o: TreeStatesOptions): TreeStates {
     return w;
   };
 
+  worker = start();
+
   const ask = (m: ToTreeWorker & { id: number }) =>
     new Promise<FromTreeWorker>((resolve, reject) => {
       worker ??= start();
@@ -82,6 +96,7 @@ export function createTreeStates(o: TreeStatesOptions): TreeStates {
     });
 
   return {
+    warm,
     async stateAt(height) {
       const m = await ask({ type: "state", id: next++, height });
       return (m as Extract<FromTreeWorker, { type: "state" }>).state;

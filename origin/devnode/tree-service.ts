@@ -32,6 +32,7 @@ export type ToTreeWorker =
   | { type: "subtrees"; id: number; pool: Pool; tip: number };
 
 export type FromTreeWorker =
+  | { type: "warm" }
   | { type: "state"; id: number; state: TreeStateAt }
   | { type: "subtrees"; id: number; list: ComputedSubtree[] }
   | { type: "error"; id: number; message: string };

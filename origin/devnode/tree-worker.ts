@@ -1,4 +1,5 @@
 import { parentPort } from "node:worker_threads";
+import { hasherFor } from "../trees/hashers.ts";
 import {
   createTreeService,
   type FromTreeWorker,
@@ -38,8 +39,13 @@ function schedule() {
 parentPort?.on("message", (m: ToTreeWorker) => {
   const id = "id" in m ? m.id : -1;
   try {
-    if (m.type === "init") service = createTreeService(m.init);
-    else if (m.type === "event") {
+    if (m.type === "init") {
+      service = createTreeService(m.init);
+      // The hash tables take seconds to build (origin/trees/hashers.ts): build them now, while the
+      // node is starting, rather than inside the first z_gettreestate a client is waiting on.
+      for (const family of ["sapling", "orchard"] as const) hasherFor(family).emptyRoot(0);
+      post({ type: "warm" });
+    } else if (m.type === "event") {
       service!.apply(m.event);
       stuck = false; // the chain changed: the walk may get past it now
     } else if (m.type === "state") post({ type: "state", id, state: service!.stateAt(m.height) });

@@ -36,5 +36,7 @@ describe("the dev node under fuzzed requests", () => {
       timeoutMs: 3000,
     });
     expect(findings.map(describeDevnodeFinding)).toEqual([]);
-  }, 60_000);
+    // Seed 2 sets stall and delay faults that hold ~1 in 25 calls for up to 1 s each, by design:
+    // ~55 s of the run is those waits whatever the load, so the budget is well above it.
+  }, 180_000);
 });
