@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Lru, sharedLoad } from "./lru.ts";
+import { LoadCache, Lru, sharedLoad } from "./lru.ts";
 
 describe("Lru", () => {
   it("evicts the least recently used entry, a hit counting as a use", () => {
@@ -54,5 +54,62 @@ describe("sharedLoad", () => {
     await sharedLoad(lru, "absent", load(undefined), keep);
     expect(lru.peek("absent")).toBeUndefined();
     expect(await sharedLoad(lru, "k", load(3), keep)).toBe(1);
+  });
+});
+
+describe("LoadCache", () => {
+  /** Loads the test settles by hand, counted. */
+  const manual = () => {
+    const pending: ((v: number | undefined) => void)[] = [];
+    const load = () => new Promise<number | undefined>((resolve) => pending.push(resolve));
+    return { pending, load };
+  };
+  const keep = (v: number | undefined) => v !== undefined;
+
+  it("in-flight: concurrent misses share the first load; refused values and failures are not kept", async () => {
+    const cache = new LoadCache<string, number | undefined>({ maxEntries: 4, sharing: "in-flight" });
+    const { pending, load } = manual();
+    const [a, b] = [cache.load("k", load, keep), cache.load("k", load, keep)];
+    expect(pending).toHaveLength(1);
+    pending[0]!(1);
+    expect([await a, await b]).toEqual([1, 1]);
+    expect(await cache.load("k", load, keep)).toBe(1);
+    expect(pending).toHaveLength(1);
+    const absent = cache.load("absent", load, keep);
+    pending[1]!(undefined);
+    await absent;
+    expect(cache.peek("absent")).toBeUndefined();
+    await expect(cache.load("f", () => Promise.reject(new Error("no")))).rejects.toThrow("no");
+    expect(cache.peek("f")).toBeUndefined();
+  });
+
+  it("settled: each concurrent miss loads for itself (Workers: no promise crosses requests); values are shared once settled", async () => {
+    const cache = new LoadCache<string, number | undefined>({ maxEntries: 4, sharing: "settled" });
+    const { pending, load } = manual();
+    const [a, b] = [cache.load("k", load), cache.load("k", load)];
+    expect(pending).toHaveLength(2);
+    pending[0]!(1);
+    pending[1]!(1);
+    expect([await a, await b]).toEqual([1, 1]);
+    expect(await cache.load("k", load)).toBe(1);
+    expect(pending).toHaveLength(2);
+    expect(cache.values()).toEqual([1]);
+  });
+
+  it("a load started before deleteWhere does not store its stale value", async () => {
+    for (const sharing of ["in-flight", "settled"] as const) {
+      const cache = new LoadCache<number, number | undefined>({ maxEntries: 4, sharing });
+      const { pending, load } = manual();
+      const old = cache.load(5, load);
+      cache.deleteWhere((k) => k >= 3);
+      const again = cache.load(5, load);
+      expect(pending, sharing).toHaveLength(2);
+      pending[0]!(1);
+      await old;
+      expect(cache.peek(5), sharing).toBeUndefined();
+      pending[1]!(2);
+      expect(await again).toBe(2);
+      expect(cache.peek(5), sharing).toBe(2);
+    }
   });
 });

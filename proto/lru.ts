@@ -92,6 +92,77 @@ export class Lru<K, V> {
 }
 
 /**
+ * How concurrent misses of one key share work. `in-flight`: they await the first caller's load
+ * (Node: one storage read per key). `settled`: only finished values are shared and each miss loads
+ * for itself. Workers need `settled`: a promise one request started belongs to that request's I/O
+ * context; a second request awaiting it fails with "Cannot perform I/O on behalf of a different
+ * request", or hangs when the first request is cancelled (docs/workers-platform.md).
+ */
+export type LoadSharing = "in-flight" | "settled";
+
+/**
+ * Loaded values by key, least recently used dropped first (an Lru of values, never of promises in
+ * `settled` mode). A value `keep` refuses is returned but not kept (an absent object may be written
+ * later); a failed load is not kept; `deleteWhere` also discards loads still running.
+ */
+export class LoadCache<K, V> {
+  readonly #values: Lru<K, V>;
+  readonly #pending: Map<K, Promise<V>> | undefined;
+  /** Bumped by deleteWhere/clear: a load started before it must not store its (stale) value. */
+  #epoch = 0;
+
+  constructor(options: LruOptions & { sharing: LoadSharing }) {
+    this.#values = new Lru(options);
+    this.#pending = options.sharing === "in-flight" ? new Map() : undefined;
+  }
+
+  get size(): number {
+    return this.#values.size;
+  }
+
+  load(key: K, load: () => Promise<V>, keep?: (value: V) => boolean): Promise<V> {
+    const hit = this.#values.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    const running = this.#pending?.get(key);
+    if (running !== undefined) return running;
+    const epoch = this.#epoch;
+    const pending = load().then(
+      (value) => {
+        if (this.#pending?.get(key) === pending) this.#pending.delete(key);
+        if (epoch === this.#epoch && (keep === undefined || keep(value))) this.#values.set(key, value);
+        return value;
+      },
+      (err: unknown) => {
+        if (this.#pending?.get(key) === pending) this.#pending.delete(key);
+        throw err;
+      },
+    );
+    this.#pending?.set(key, pending);
+    return pending;
+  }
+
+  /** The value without loading or touching its place. */
+  peek(key: K): V | undefined {
+    return this.#values.peek(key);
+  }
+
+  /** Loaded values, most recently used first. */
+  values(): V[] {
+    return this.#values.values();
+  }
+
+  deleteWhere(test: (key: K) => boolean): void {
+    this.#epoch++;
+    this.#values.deleteWhere(test);
+    if (this.#pending) for (const key of [...this.#pending.keys()]) if (test(key)) this.#pending.delete(key);
+  }
+
+  clear(): void {
+    this.deleteWhere(() => true);
+  }
+}
+
+/**
  * One shared load per key: concurrent callers get the same promise; a load that fails is
  * forgotten at once (the next caller retries), and so is a value `keep` refuses (an object that
  * is absent now may be written later).

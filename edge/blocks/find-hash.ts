@@ -1,5 +1,5 @@
 import { reversed } from "../../proto/bytes.ts";
-import { Lru } from "../../proto/lru.ts";
+import { LoadCache } from "../../proto/lru.ts";
 import {
   type HashShard,
   type HeadObject,
@@ -22,12 +22,13 @@ export const MAX_HASH_SCAN_RANGES = 8;
 /** Decoded hash-index shards kept per isolate (≈ 27 KB each at mainnet's 3.5 M blocks: ≈ 3.5 MB). */
 export const HASH_SHARD_CACHE_ENTRIES = 128;
 
-const shardCaches = new WeakMap<ObjectReader, Lru<string, Promise<HashShard>>>();
+const shardCaches = new WeakMap<ObjectReader, LoadCache<string, HashShard>>();
 
-function shardCache(reader: ObjectReader): Lru<string, Promise<HashShard>> {
+function shardCache(reader: ObjectReader): LoadCache<string, HashShard> {
   let cache = shardCaches.get(reader);
   if (cache === undefined) {
-    cache = new Lru({ maxEntries: HASH_SHARD_CACHE_ENTRIES });
+    // Settled values only: requests must not await each other's reads (proto/lru.ts).
+    cache = new LoadCache({ maxEntries: HASH_SHARD_CACHE_ENTRIES, sharing: "settled" });
     shardCaches.set(reader, cache);
   }
   return cache;

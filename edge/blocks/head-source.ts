@@ -18,13 +18,11 @@ export function createHeadSource(
   now: () => number = Date.now,
 ): HeadSource {
   const warned = new Set<string>();
-  const latest = new Map<string, HeadObject | null>();
   // Refreshed in the background once settled (cache/refreshing.ts): a request never waits on the
   // head's read after the isolate's first, so a cached range needs one storage call before its first byte.
   const cache = createRefreshingCache(
     (network) =>
       readHead(reader, network).then((head) => {
-        latest.set(network, head);
         if (head === null && !warned.has(network)) {
           warned.add(network);
           console.warn(JSON.stringify({ level: "warn", msg: noHeadWarning(network), network }));
@@ -34,7 +32,7 @@ export function createHeadSource(
     ttlMs,
     now,
   );
-  return { head: (network) => cache.get(network), peek: (network) => latest.get(network) };
+  return { head: (network) => cache.get(network), peek: (network) => cache.peek(network) };
 }
 
 async function readHead(reader: ObjectReader, network: string): Promise<HeadObject | null> {

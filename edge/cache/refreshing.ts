@@ -1,21 +1,28 @@
 /**
  * Values read per key and kept `ttlMs` in the isolate (the head, the origin's tip). Past the TTL a
- * value that has settled still answers — while exactly one refresh runs — for up to another TTL
+ * settled value still answers — while one refresh runs — for up to another TTL
  * (stale-while-revalidate, RFC 5861 §3): under steady traffic no request waits on storage or the
- * origin for a refresh, and nothing served is older than 2 × TTL plus one read. In-flight reads are
- * shared, so a burst costs one read per key per TTL. A failed read is dropped (the next call reads
- * again); a failed refresh keeps the settled value until it is too old.
+ * origin for a refresh, and nothing served is older than 2 × TTL plus one read.
+ *
+ * Only settled values are shared between requests, never a read in flight: a promise belongs to
+ * the request whose I/O started it, and another request awaiting it fails ("Cannot perform I/O on
+ * behalf of a different request") or hangs once the first is cancelled (proto/lru.ts,
+ * docs/workers-platform.md). So a cold burst reads once per request, and a refresh whose request
+ * ended before it settled is given up after a TTL and started again. A failed read is not kept; a
+ * failed refresh keeps the settled value until it is too old.
  */
 export interface RefreshingCache<T> {
   get(key: string): Promise<T>;
+  /** The settled value, if any, however old (no read). */
+  peek(key: string): T | undefined;
 }
 
 interface Entry<T> {
-  /** When the value (or its read) was started. */
+  /** When the read that produced `value` was started. */
   at: number;
-  value: Promise<T>;
-  settled: boolean;
-  refreshing: boolean;
+  value: T;
+  /** When the running refresh started (undefined: none). */
+  refreshSince?: number;
 }
 
 export function createRefreshingCache<T>(
@@ -24,39 +31,30 @@ export function createRefreshingCache<T>(
   now: () => number = Date.now,
 ): RefreshingCache<T> {
   const entries = new Map<string, Entry<T>>();
-  const start = (key: string): Entry<T> => {
-    const entry: Entry<T> = { at: now(), value: read(key), settled: false, refreshing: false };
-    entry.value.then(
-      () => {
-        entry.settled = true;
-      },
-      () => {
-        if (entries.get(key) === entry) entries.delete(key);
-      },
-    );
-    return entry;
+  const readAndKeep = async (key: string): Promise<T> => {
+    const at = now();
+    const value = await read(key);
+    const current = entries.get(key);
+    if (current === undefined || current.at <= at) entries.set(key, { at, value });
+    return value;
   };
   return {
-    get(key) {
+    async get(key) {
       const hit = entries.get(key);
       const age = hit === undefined ? Number.POSITIVE_INFINITY : now() - hit.at;
       if (hit !== undefined && age < ttlMs) return hit.value;
-      if (hit?.settled && age < 2 * ttlMs) {
-        if (!hit.refreshing) {
-          hit.refreshing = true;
-          const next = start(key);
-          next.value.then(
-            () => entries.set(key, next),
-            () => {
-              hit.refreshing = false;
-            },
-          );
+      if (hit !== undefined && age < 2 * ttlMs) {
+        const refreshing = hit.refreshSince !== undefined && now() - hit.refreshSince < ttlMs;
+        if (!refreshing) {
+          hit.refreshSince = now();
+          readAndKeep(key).catch(() => {
+            hit.refreshSince = undefined;
+          });
         }
         return hit.value;
       }
-      const entry = start(key);
-      entries.set(key, entry);
-      return entry.value;
+      return readAndKeep(key);
     },
+    peek: (key) => entries.get(key)?.value,
   };
 }

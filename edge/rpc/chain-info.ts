@@ -26,15 +26,9 @@ export function createChainInfo(s: EdgeServices, now: () => number = Date.now): 
   // Refreshed in the background (cache/refreshing.ts): inside the TTL, and under steady traffic
   // after it, GetLatestBlock answers from the isolate with no origin or storage call.
   const tips = createRefreshingCache((network) => askOrigin(s, network), s.config.headCacheMs, now);
-  const lastTip = new Map<string, Promise<BlockID | undefined>>();
-  const originTip = (network: string): Promise<BlockID | undefined> => {
-    const value = tips.get(network);
-    lastTip.set(network, value);
-    return value;
-  };
   return {
     async latestBlock(network) {
-      const fromOrigin = await originTip(network);
+      const fromOrigin = await tips.get(network);
       if (fromOrigin !== undefined) return fromOrigin;
       const head = await s.heads.head(network);
       if (head?.tip == null) {
@@ -53,7 +47,8 @@ export function createChainInfo(s: EdgeServices, now: () => number = Date.now): 
       const head = await s.heads.head(network);
       const info = staticLightdInfo(s.config, network);
       if (head === null) return info;
-      const tip = await lastTip.get(network);
+      // The origin tip GetLatestBlock last settled on (never another request's read in flight).
+      const tip = tips.peek(network);
       const l = head.lightdInfo;
       return create(LightdInfoSchema, {
         ...info,

@@ -1,4 +1,3 @@
-import { Lru, sharedLoad } from "../../proto/lru.ts";
 import type { ByteRange, ObjectReader, StoredObject } from "./object-reader.ts";
 
 /**
@@ -73,10 +72,16 @@ export interface CachedReader extends ObjectReader {
   readonly counters: CacheCounters;
 }
 
+/** A fill not finished after this long is taken for dead (its request ended). */
+const FILL_GIVE_UP_MS = 30_000;
+
 export function createCachedReader(inner: ObjectReader, cache: Cache, policy: CachePolicy): CachedReader {
   const counters: CacheCounters = { hits: zero(), misses: zero(), bypassed: 0 };
-  // One fill per key at a time in this isolate; a finished fill is forgotten (the cache holds it).
-  const fills = new Lru<string, Promise<boolean>>({ maxEntries: 256 });
+  // Keys being filled in this isolate, with when. A second miss meanwhile reads storage directly
+  // instead of awaiting the fill: that fill's promise belongs to another request's I/O
+  // (proto/lru.ts). A fill whose request was cancelled never finishes: after FILL_GIVE_UP_MS
+  // another miss fills again.
+  const filling = new Map<string, number>();
   const cacheable = (key: string): CachedKind | undefined => {
     const kind = cachedKind(key);
     if (kind !== "data") return kind;
@@ -108,13 +113,17 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
         return hit;
       }
       counters.misses[kind]++;
-      const filled = await sharedLoad(fills, key, () => fill(key, url)).then(
-        (ok) => {
-          fills.delete(key);
-          return ok;
-        },
+      const since = filling.get(key);
+      if (since !== undefined && Date.now() - since < FILL_GIVE_UP_MS) {
+        counters.bypassed++;
+        return inner.get(key, range);
+      }
+      filling.set(key, Date.now());
+      const filled = await fill(key, url).then(
+        (ok) => ok,
         () => false,
       );
+      filling.delete(key);
       if (!filled) return inner.get(key, range);
       const after = await match(cache, url, range);
       if (after !== null) return after;

@@ -36,7 +36,13 @@ export function createRangeReaders(reader: ObjectReader) {
     const key = `${network}/${rangeSize}`;
     let r = readers.get(key);
     if (r === undefined) {
-      r = new RangeReader(store, { network, rangeSize, cacheEntries: META_CACHE_ENTRIES });
+      // Settled values only: requests must not await each other's reads (proto/lru.ts).
+      r = new RangeReader(store, {
+        network,
+        rangeSize,
+        cacheEntries: META_CACHE_ENTRIES,
+        sharing: "settled",
+      });
       readers.set(key, r);
     }
     return r;

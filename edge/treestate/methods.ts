@@ -43,7 +43,8 @@ function readerFor(s: EdgeServices, network: string): TreeStateReader {
   }
   let r = byNetwork.get(network);
   if (!r) {
-    r = createTreeStateReader({ read: objectReadBytes(s.reader), network });
+    // Settled values only: requests must not await each other's reads (proto/lru.ts).
+    r = createTreeStateReader({ read: objectReadBytes(s.reader), network, sharing: "settled" });
     byNetwork.set(network, r);
   }
   return r;

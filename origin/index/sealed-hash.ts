@@ -1,5 +1,5 @@
 import { wireHashOf } from "../../proto/bytes.ts";
-import { Lru } from "../../proto/lru.ts";
+import { LoadCache } from "../../proto/lru.ts";
 import { type HashShard, type HeadObject, lookupSealedHash } from "../../proto/range/index.ts";
 import type { BlobStore } from "../store/index.ts";
 import { codecOptions } from "./codec-options.ts";
@@ -22,7 +22,7 @@ export function sealedHashResolver(o: {
   const source = {
     read: (key: string) => o.store.get(key),
     meta: (index: number) => o.sealed.meta(index),
-    shards: new Lru<string, Promise<HashShard>>({ maxEntries: SHARD_CACHE_ENTRIES }),
+    shards: new LoadCache<string, HashShard>({ maxEntries: SHARD_CACHE_ENTRIES, sharing: "in-flight" }),
     sha256: codecOptions.sha256,
   };
   return async (displayHash) => {

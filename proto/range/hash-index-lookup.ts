@@ -1,6 +1,6 @@
 import { equalBytes, reversed } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
-import { type Lru, sharedLoad } from "../lru.ts";
+import type { LoadCache } from "../lru.ts";
 import type { CodecOptions } from "./encode.ts";
 import { decodeHashShard, type HashShard, shardHeights } from "./hash-index-codec.ts";
 import { hashKey32, hashShardKey, headHashLevels, shardOf } from "./hash-index-layout.ts";
@@ -21,7 +21,7 @@ export type ReadObject = (key: string, span?: Span) => Promise<Uint8Array | null
 export interface HashIndexSource {
   read: ReadObject;
   /** Decoded shards by key: they never change, so a reader keeps them as long as they fit. */
-  shards?: Lru<string, Promise<HashShard>>;
+  shards?: LoadCache<string, HashShard>;
   sha256?: CodecOptions["sha256"];
 }
 
@@ -48,7 +48,7 @@ export async function hashIndexCandidates(
           throw new LightedgeError("corrupt", "hash-index", `hash index object ${objectKey} is missing`);
         return decodeHashShard(bytes, level, shard, { sha256: src.sha256 });
       };
-      const decoded = await (src.shards ? sharedLoad(src.shards, objectKey, load) : load());
+      const decoded = await (src.shards ? src.shards.load(objectKey, load) : load());
       return shardHeights(decoded, key);
     }),
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LightedgeError } from "../errors.ts";
-import { Lru } from "../lru.ts";
+import { LoadCache } from "../lru.ts";
 import {
   blockHashEntries,
   decodeHashShard,
@@ -86,7 +86,7 @@ describe("the hash index", () => {
     expect(levels[0]!.bits).toBe(0);
     const first = c.head.firstHeight;
     const last = first + c.head.rangeCount * RANGE - 1;
-    const shards = new Lru<string, Promise<HashShard>>({ maxEntries: 64 });
+    const shards = new LoadCache<string, HashShard>({ maxEntries: 64, sharing: "in-flight" });
     for (let height = first; height <= last; height++) {
       c.reads.length = 0;
       const hash = hashAt(c.metas, height);
@@ -165,7 +165,7 @@ describe("the hash index", () => {
 
   it("caches decoded shards: a second lookup reads nothing", async () => {
     const c = sealChain(EPOCH + 1);
-    const shards = new Lru<string, Promise<HashShard>>({ maxEntries: 16 });
+    const shards = new LoadCache<string, HashShard>({ maxEntries: 16, sharing: "settled" });
     const hash = hashAt(c.metas, c.head.firstHeight + 5);
     await hashIndexCandidates({ ...c.source, shards }, c.head, hash);
     const before = c.reads.length;

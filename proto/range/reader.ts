@@ -1,6 +1,6 @@
 import { LightedgeError } from "../errors.ts";
 import { FRAME_HEADER_BYTES } from "../frame.ts";
-import { Lru, sharedLoad } from "../lru.ts";
+import { LoadCache, type LoadSharing } from "../lru.ts";
 import { decodeRangeMeta } from "./decode-meta.ts";
 import type { CodecOptions } from "./encode.ts";
 import { type Projection, rangeKeys } from "./keys.ts";
@@ -46,6 +46,8 @@ export interface RangeReaderOptions {
   rangeSize: number;
   /** Decoded metadata kept (≈ 85 KB each at 1,000 blocks per range). */
   cacheEntries: number;
+  /** How concurrent readers of one range's metadata share the load (default in-flight; Workers: settled). */
+  sharing?: LoadSharing;
   codec?: CodecOptions;
 }
 
@@ -56,14 +58,17 @@ export class RangeReader<Body> {
   readonly rangeSize: number;
   readonly #store: RangeStore<Body>;
   readonly #codec: CodecOptions | undefined;
-  readonly #metas: Lru<number, Promise<RangeMeta>>;
+  readonly #metas: LoadCache<number, RangeMeta>;
 
   constructor(store: RangeStore<Body>, options: RangeReaderOptions) {
     this.network = options.network;
     this.rangeSize = options.rangeSize;
     this.#store = store;
     this.#codec = options.codec;
-    this.#metas = new Lru({ maxEntries: options.cacheEntries });
+    this.#metas = new LoadCache({
+      maxEntries: options.cacheEntries,
+      sharing: options.sharing ?? "in-flight",
+    });
   }
 
   /**
@@ -71,15 +76,12 @@ export class RangeReader<Body> {
    * the head is written only after its ranges: a missing object is damage (`corrupt`), not a race.
    */
   meta(index: number): Promise<RangeMeta> {
-    return sharedLoad(this.#metas, index, () => this.#load(index));
+    return this.#metas.load(index, () => this.#load(index));
   }
 
   /** Metadata already decoded in memory, most recently used first (for cheap lookups by hash). */
   async cached(): Promise<RangeMeta[]> {
-    const settled = await Promise.allSettled(this.#metas.values());
-    const out: RangeMeta[] = [];
-    for (const s of settled) if (s.status === "fulfilled") out.push(s.value);
-    return out;
+    return this.#metas.values();
   }
 
   /** Heights `lo..hi` (lo ≤ hi, one range) of a projection: one ranged read of its data object. */

@@ -1,5 +1,5 @@
 import { LightedgeError } from "../errors.ts";
-import { Lru, sharedLoad } from "../lru.ts";
+import { LoadCache, type LoadSharing } from "../lru.ts";
 import { treeStateKey } from "./keys.ts";
 import type { FinalStateStyle } from "./legacy-tree.ts";
 import { type TreeStateView, treeStateFromParts } from "./range-codec.ts";
@@ -24,6 +24,8 @@ export interface TreeStateReaderOptions {
   network: string;
   /** Header + table cache entries (≈ 48 kB each at 1,000 blocks per range). */
   cacheEntries?: number;
+  /** How concurrent lookups of one table share its read (default in-flight; Workers: settled). */
+  sharing?: LoadSharing;
   style?: FinalStateStyle;
 }
 
@@ -47,7 +49,10 @@ interface Table {
  * and checked against the table entry's digest.
  */
 export function createTreeStateReader(o: TreeStateReaderOptions): TreeStateReader {
-  const tables = new Lru<string, Promise<Table | undefined>>({ maxEntries: o.cacheEntries ?? 64 });
+  const tables = new LoadCache<string, Table | undefined>({
+    maxEntries: o.cacheEntries ?? 64,
+    sharing: o.sharing ?? "in-flight",
+  });
 
   const loadTable = async (key: string, rangeSize: number): Promise<Table | undefined> => {
     const bytes = await o.read(key, {
@@ -62,8 +67,7 @@ export function createTreeStateReader(o: TreeStateReaderOptions): TreeStateReade
 
   // Absent objects are not cached: the backfill may write them at any time.
   const table = (key: string, rangeSize: number): Promise<Table | undefined> =>
-    sharedLoad(
-      tables,
+    tables.load(
       key,
       () => loadTable(key, rangeSize),
       (t) => t !== undefined,
