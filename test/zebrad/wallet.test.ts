@@ -214,6 +214,9 @@ describe.skipIf(!hasZebrad || !hasWalletHarness).each(SETUPS)(
         env: {},
       });
       await all.synced;
+      // The origin answers a tail height's tree state once its worker has hashed it (Unavailable,
+      // "not computed yet", before): wait for that, as a wallet's retry would.
+      await all.origin.treeStates.settled(await zebrad.height());
       miner = {
         server: all.edgeUrl,
         transport: "grpc-web",
@@ -235,6 +238,7 @@ describe.skipIf(!hasZebrad || !hasWalletHarness).each(SETUPS)(
       await zebrad.generate(n);
       const tip = await zebrad.height();
       await until(() => all.origin.indexer.lastBlock()?.height === tip, `the origin at zebrad's tip ${tip}`);
+      await all.origin.treeStates.settled(tip);
       return tip;
     }
 
