@@ -19,7 +19,7 @@ const node = (seed: number) => Uint8Array.from({ length: 32 }, (_, i) => (seed *
 const base = "https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer";
 
 // The binary protocols take the fast path (rpc/fast-unary.ts), Connect JSON the router
-// (treestate/methods.ts): the answers must be the same messages, cached or not.
+// (rpc/tree-states.ts): the answers must be the same messages, cached or not.
 describe.skipIf(fixture === null)("GetTreeState from a stored tree-state object", () => {
   let tip = 0;
   let whole: ReturnType<typeof decodeTreeStateRange>;

@@ -13,10 +13,10 @@ import { MAX_SMALL_REQUEST_BYTES } from "../../proto/wire/limits.ts";
 import type { WireProtocol } from "../../proto/wire/protocol.ts";
 import { decodeRequest } from "../../proto/wire/request.ts";
 import type { EdgeServices } from "../services.ts";
-import { sealedTreeStateAt } from "../treestate/index.ts";
 import { readRequestBytes } from "../wire/request.ts";
 import { errorResponse, unaryResponse } from "../wire/responses.ts";
 import type { ChainInfo } from "./chain-info.ts";
+import { sealedTreeStateAt } from "./tree-states.ts";
 
 /**
  * The unary calls a wallet makes most — GetLatestBlock and GetLightdInfo (answered from the

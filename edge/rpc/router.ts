@@ -1,10 +1,10 @@
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { CompactTxStreamer } from "../../proto/index.ts";
 import type { EdgeServices } from "../services.ts";
-import { storedTreeStateMethods } from "../treestate/index.ts";
 import type { ChainInfo } from "./chain-info.ts";
 import { jsonBlockMethods } from "./json-blocks.ts";
 import { createOriginApi, proxiedMethods } from "./proxy.ts";
+import { storedTreeStateMethods } from "./tree-states.ts";
 
 /**
  * Registers every CompactTxStreamer method for one network on a Connect router. Errors are mapped

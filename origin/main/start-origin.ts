@@ -10,9 +10,9 @@ import { renderStatusPage } from "../status/status-page.ts";
 import { createStatusRecorder } from "../status/status-recorder.ts";
 import { openStore } from "../store/index.ts";
 import type { TreeStateStart } from "../treestate/index.ts";
+import { createTreeStateWiring, type TreeStateWiring } from "../treestate/wiring.ts";
 import { createOriginStatusSource, type OriginStatusSource } from "./status-source.ts";
 import { StopStack } from "./stop-stack.ts";
-import { createTreeStateWiring, type TreeStateWiring } from "./tree-state-wiring.ts";
 
 export interface StartOriginOptions {
   /** LightdInfo.donationAddress. */

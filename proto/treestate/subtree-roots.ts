@@ -14,7 +14,7 @@ import { LightedgeError } from "../errors.ts";
  * The completing hash is stored in wire (internal) order, as CompactBlock.hash. GetSubtreeRoots
  * serves `completingBlockHash` in DISPLAY order, as lightwalletd does (frontend/service.go:
  * `hash32.ReverseSlice(block.Hash)`), so servers reverse it when answering (origin/serve/subtrees.ts,
- * edge/treestate/methods.ts); the stored format is unchanged. All three pools are the origin's own
+ * edge/rpc/tree-states.ts); the stored format is unchanged. All three pools are the origin's own
  * roots (Ironwood hashed as Orchard, origin/trees/README.md), except roots the origin seeds from the
  * node for subtrees completed before it started (origin/treestate/seed-ledger.ts).
  */

@@ -1,10 +1,10 @@
 import { availableParallelism } from "node:os";
 import pino from "pino";
 import { configHelp, loadOriginConfig, storeEnv } from "../../config.ts";
-import { isSyntheticNode } from "../../main/index.ts";
 import { createNodeClient } from "../../node/index.ts";
 import { openStore } from "../../store/index.ts";
 import { backfillStore } from "../../treestate/backfill-store.ts";
+import { isSyntheticNode } from "../../treestate/follow-start.ts";
 import { type Command, UsageError } from "../command.ts";
 
 const help = `usage: lightedge backfill-trees --node URL --network NET --store SPEC [options]

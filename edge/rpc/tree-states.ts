@@ -21,7 +21,7 @@ import {
 } from "../../proto/treestate/index.ts";
 import { findSealedHash } from "../blocks/find-hash.ts";
 import type { EdgeServices } from "../services.ts";
-import { objectReadBytes } from "./read-bytes.ts";
+import { objectReadBytes } from "../store/read-bytes.ts";
 
 type Impl = ServiceImpl<typeof CompactTxStreamer>;
 

@@ -12,7 +12,7 @@ import {
   treeStateKey,
 } from "../../proto/treestate/index.ts";
 import { createR2Reader } from "../store/r2-reader.ts";
-import { objectReadBytes } from "./read-bytes.ts";
+import { objectReadBytes } from "../store/read-bytes.ts";
 
 const bucket = (env as unknown as { BLOCKS: R2Bucket }).BLOCKS;
 const node = (seed: number) => Uint8Array.from({ length: 32 }, (_, i) => (seed * 37 + i * 11) & 0x3f);

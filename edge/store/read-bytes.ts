@@ -1,5 +1,5 @@
 import type { ReadBytes } from "../../proto/treestate/index.ts";
-import type { ObjectReader } from "../store/object-reader.ts";
+import type { ObjectReader } from "./object-reader.ts";
 
 /** The tree-state reader's byte port over the edge's ObjectReader (R2, S3 over fetch, public URL). */
 export function objectReadBytes(reader: ObjectReader): ReadBytes {
