@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     frames: 0,
     latenciesMs: [],
     errorSamples: [],
+    errorCauses: {},
     blocks: 0,
     startedAt: 0,
     endedAt: 0,
@@ -36,11 +37,16 @@ async function main(): Promise<void> {
         inFlight.delete(req);
         resolve();
       };
+      const rpc = r.path.split("/").pop()?.split("?")[0] ?? r.path;
+      let errorBody = "";
       const fail = (why: string) => {
         if (settled) return;
         if (measuring && !cut) {
           result.errors++;
-          if (result.errorSamples.length < 5) result.errorSamples.push(why);
+          // Counted per cause (RPC, status, message start), so a soak says what failed.
+          const cause = `${rpc}: ${why}${errorBody ? ` ${errorBody.replace(/\s+/g, " ").slice(0, 120)}` : ""}`;
+          result.errorCauses[cause] = (result.errorCauses[cause] ?? 0) + 1;
+          if (result.errorSamples.length < 5) result.errorSamples.push(cause);
         }
         done();
       };
@@ -50,6 +56,7 @@ async function main(): Promise<void> {
           const counter = createFrameCounter();
           const length = Number(res.headers["content-length"] ?? 0);
           res.on("data", (chunk: Buffer) => {
+            if (res.statusCode !== 200 && errorBody.length < 200) errorBody += chunk.toString("utf8", 0, 200);
             if (!measuring || cut) return;
             result.bytes += chunk.length;
             if (spec.countFrames) {

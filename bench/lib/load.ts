@@ -35,6 +35,8 @@ export interface LoadChildResult {
   frames: number;
   latenciesMs: number[];
   errorSamples: string[];
+  /** Errors by cause (RPC, HTTP or stream status, the message's start). */
+  errorCauses: Record<string, number>;
   /** Blocks of requests that declare `blocks`, pro rata of bytes received (frames counted apart). */
   blocks: number;
   /** Epoch ms when the measured loop started and ended in the child (spawn time excluded). */
@@ -54,6 +56,7 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   errorSamples: string[];
+  errorCauses: Record<string, number>;
 }
 
 const childScript = new URL("./load-child.ts", import.meta.url).pathname;
@@ -85,5 +88,13 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     p50Ms,
     p99Ms,
     errorSamples: parts.flatMap((p) => p.errorSamples).slice(0, 5),
+    errorCauses: sumCauses(parts.map((p) => p.errorCauses)),
   };
+}
+
+/** Error counts by cause, summed over load processes (or a server's stream and unary loads). */
+export function sumCauses(all: Record<string, number>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const causes of all) for (const [k, n] of Object.entries(causes)) out[k] = (out[k] ?? 0) + n;
+  return out;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { LoadRequest, LoadResult } from "../lib/load.ts";
-import { runLoad } from "../lib/load.ts";
+import { runLoad, sumCauses } from "../lib/load.ts";
 import { processTree, rssMiB } from "../lib/proc-cpu.ts";
 import { randomWindows, rangeRequest, unaryCalls } from "../lib/rpc-requests.ts";
 import { round } from "../lib/stats.ts";
@@ -80,8 +80,16 @@ export const scenario: Scenario = {
       f[`soak.${s.name}.rssPeakMiB`] = round(Math.max(...series), 1);
       f[`soak.${s.name}.requests`] = r.requests;
       f[`soak.${s.name}.errors`] = r.errors;
-      if (r.errors > 0)
-        ctx.report.notes.push(`soak ${s.name}: ${r.errors} errors, e.g. ${r.errorSamples[0]}`);
+      if (r.errors > 0) {
+        const causes = Object.entries(r.errorCauses).sort((a, b) => b[1] - a[1]);
+        ctx.report.notes.push(
+          `soak ${s.name}: ${r.errors} errors: ${causes
+            .slice(0, 8)
+            .map(([cause, n]) => `${n} × ${cause}`)
+            .join("; ")}`,
+        );
+        for (const [cause, n] of causes.slice(0, 8)) ctx.log(`soak ${s.name} errors: ${n} × ${cause}`);
+      }
       ctx.report.rows.push({
         scenario: `soak ${s.name}`,
         metric: `RSS growth after warm-up, ${seconds} s × ${CLIENTS} clients (MiB)`,
@@ -130,6 +138,7 @@ function merged(streams: LoadResult, unaries: LoadResult): LoadResult {
     errors: streams.errors + unaries.errors,
     bytes: streams.bytes + unaries.bytes,
     errorSamples: [...streams.errorSamples, ...unaries.errorSamples].slice(0, 5),
+    errorCauses: sumCauses([streams.errorCauses, unaries.errorCauses]),
   };
 }
 

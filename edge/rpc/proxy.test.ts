@@ -1,9 +1,12 @@
+import { env } from "cloudflare:test";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { ShieldedProtocol } from "../../proto/index.ts";
+import { decodeHead, headKey } from "../../proto/range/index.ts";
+import { encodeTreeStateRange, treeStateKey } from "../../proto/treestate/index.ts";
 import { MAX_ADDRESSES } from "../../proto/wire/limits.ts";
 import { clientsFor, collect } from "../testing/clients.ts";
-import { fixture, testEnv } from "../testing/fixture.ts";
+import { fixture, seedBucket, testEnv } from "../testing/fixture.ts";
 
 const taddr = "t1XVXWCvpMgBvUaed4XDqWtgQgJSu1Ghz7F";
 
@@ -42,6 +45,38 @@ describe.skipIf(fixture === null)("node-only RPCs proxied to the origin", () => 
       expect(ConnectError.from(bad.error).code).toBe(Code.InvalidArgument);
       expect(ConnectError.from(bad.error).rawMessage).toMatch(/^GetMempoolTx: /);
     });
+  });
+
+  it("answers GetLatestTreeState at GetLatestBlock's tip; with the origin down, the sealed tip's stored state", async () => {
+    await seedBucket();
+    // The sealed tip's tree-state object (the seeded ranges carry none): its tip entry has the
+    // tip's own hash, so a stored answer is told apart from any origin's.
+    const bucket = (env as unknown as { BLOCKS: R2Bucket }).BLOCKS;
+    const head = decodeHead(new Uint8Array(await (await bucket.get(headKey("mainnet")))!.arrayBuffer()));
+    const tipHeight = head.tip!.height;
+    const first = Math.floor(tipHeight / head.rangeSize) * head.rangeSize;
+    const tipWire = Uint8Array.from(Buffer.from(head.tip!.displayHash, "hex").reverse());
+    const blocks = Array.from({ length: tipHeight - first + 1 }, (_, i) => ({
+      height: first + i,
+      wireHash: first + i === tipHeight ? tipWire : new Uint8Array(32).fill(i + 1),
+      time: 1_700_000_000 + i,
+      sapling: { left: new Uint8Array(32).fill(3), parents: [] },
+    }));
+    await bucket.put(
+      treeStateKey("mainnet", head.rangeSize, first / head.rangeSize),
+      encodeTreeStateRange({ network: "main", blocks }),
+    );
+    for (const origin of ["good", "down"] as const) {
+      const [, client] = clientsFor(testEnv(origin))[0]!;
+      const tip = await client.getLatestBlock({});
+      const state = await client.getLatestTreeState({});
+      expect(state.height, origin).toBe(tip.height);
+      // The stored state is the sealed block's own (the test origin's tail tree states come from
+      // its stand-in node, whose hashes are its own).
+      if (origin === "down") expect(state.hash).toBe(Buffer.from(tip.hash).reverse().toString("hex"));
+      expect(state.network, origin).toBe("main");
+      expect(await client.getLatestTreeState({}), origin).toEqual(state);
+    }
   });
 
   it("answers Unavailable within a second when the origin is down", async () => {

@@ -24,7 +24,7 @@ export function registerRoutes(
   router.service(CompactTxStreamer, {
     ...proxied,
     // Tree states from storage; the origin (when configured) answers what is not stored.
-    ...storedTreeStateMethods(s, network, api !== undefined ? proxied : {}),
+    ...storedTreeStateMethods(s, network, api !== undefined ? proxied : {}, () => info.latestBlock(network)),
     ...jsonBlockMethods(s, network),
     getLatestBlock: () => info.latestBlock(network),
     getLightdInfo: () => info.lightdInfo(network),

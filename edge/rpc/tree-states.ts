@@ -1,8 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { displayHex } from "../../proto/bytes.ts";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
 import {
   type BlockID,
+  BlockIDSchema,
   type CompactTxStreamer,
   type GetSubtreeRootsArg,
   ShieldedProtocol,
@@ -11,6 +13,7 @@ import {
   type TreeState,
   TreeStateSchema,
 } from "../../proto/index.ts";
+import { Lru } from "../../proto/lru.ts";
 import { blockInfo, type HeadObject, lastRangeIndex } from "../../proto/range/index.ts";
 import {
   createTreeStateReader,
@@ -24,6 +27,9 @@ import type { EdgeServices } from "../services.ts";
 import { objectReadBytes } from "../store/read-bytes.ts";
 
 type Impl = ServiceImpl<typeof CompactTxStreamer>;
+
+/** Tail tree states kept per network and isolate (a few KB each; the tail is ≤ a few hundred blocks). */
+const TAIL_STATE_CACHE_ENTRIES = 64;
 
 const POOLS: Record<number, SubtreePool> = {
   [ShieldedProtocol.sapling]: "sapling",
@@ -77,8 +83,12 @@ export function storedTreeStateMethods(
   s: EdgeServices,
   network: string,
   fallback: Partial<Impl>,
+  latestTip?: () => Promise<BlockID>,
 ): Partial<Impl> {
   const reader = readerFor(s, network);
+  // Tail tree states the origin gave for a (height, hash): immutable for that hash, so kept as
+  // settled values (never a read in flight: proto/lru.ts) until the LRU drops them.
+  const tailStates = new Lru<string, TreeState>({ maxEntries: TAIL_STATE_CACHE_ENTRIES });
   const fall = <K extends "getTreeState" | "getLatestTreeState">(k: K, miss: LightedgeError) => {
     const f = fallback[k];
     if (f === undefined) throw miss;
@@ -126,6 +136,27 @@ export function storedTreeStateMethods(
     async getLatestTreeState(req, ctx) {
       const rpc = "GetLatestTreeState";
       try {
+        // The tree state at the tip GetLatestBlock answers (the isolate's refreshed origin tip, or
+        // the sealed tip without one), as lightwalletd answers GetTreeState(latest height): sealed
+        // tips from storage, a tail tip asked of the origin once per tip and kept. Wallets call it
+        // at every sync, so the origin sees one call per new tip per isolate, not one per wallet.
+        if (latestTip !== undefined && fallback.getTreeState !== undefined) {
+          const tip = await latestTip();
+          const key = `${tip.height}:${displayHex(tip.hash)}`;
+          const kept = tailStates.get(key);
+          if (kept !== undefined) return kept;
+          const head = await sealedHead();
+          const state = await byHeight(
+            rpc,
+            head,
+            Number(tip.height),
+            create(BlockIDSchema, { height: tip.height }),
+            ctx,
+          );
+          // Only an answer for this very block is kept (a reorg in between gives another hash).
+          if (state.hash === displayHex(tip.hash)) tailStates.set(key, state);
+          return state;
+        }
         // The origin's tip is newer than the sealed one; storage answers only without an origin.
         if (fallback.getLatestTreeState) return await fallback.getLatestTreeState(req, ctx);
         const head = await sealedHead();
