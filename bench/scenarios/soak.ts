@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { EDGE_TIERS } from "../lib/edge-fixture.ts";
 import type { LoadRequest, LoadResult } from "../lib/load.ts";
 import { runLoad, sumCauses } from "../lib/load.ts";
 import { processTree, rssMiB } from "../lib/proc-cpu.ts";
@@ -30,11 +31,15 @@ export const scenario: Scenario = {
   async run(ctx) {
     const seconds = ctx.settings.soakSec;
     const scan = await ctx.fixtures.scan();
-    const edge = await ctx.fixtures.edge("wrangler");
+    // wrangler dev (`soak.edge.*`, what `lightedge edge` runs: its workerd also holds the local R2
+    // simulator) unless `--edge-runtime miniflare` picks the Worker alone (`soak.edgeMiniflare.*`:
+    // the store in its own process, so the workerd RSS is the isolate's and the runtime's only).
+    const runtime = ctx.settings.edgeRuntimes.length === 1 ? ctx.settings.edgeRuntimes[0]! : "wrangler";
+    const edge = await ctx.fixtures.edge(runtime);
     const origin = await ctx.fixtures.origin();
     const { streams, unaries } = mixedRequests(scan.firstHeight, scan.sealedTip);
     const servers = [
-      { name: "edge", baseUrl: edge.url, rss: () => treeRss(edge.pid, /workerd/) },
+      { name: EDGE_TIERS[runtime], baseUrl: edge.url, rss: () => treeRss(edge.pid, /workerd/) },
       { name: "origin", baseUrl: origin.url, rss: () => treeRss(origin.pid) },
     ];
     const samples = servers.map(() => [] as number[]);
