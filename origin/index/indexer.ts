@@ -18,7 +18,7 @@ import { createSealer } from "./sealer.ts";
 import { createTail, type IndexedBlock } from "./tail.ts";
 import { createTailLog } from "./tail-log.ts";
 import { restoreTail } from "./tail-restore.ts";
-import { createChainView } from "./view.ts";
+import { createChainView, type IndexView } from "./view.ts";
 
 /** The head's node info (GetLightdInfo with the origin down) is refreshed this often while idle. */
 const HEAD_REFRESH_MS = 60_000;
@@ -81,91 +81,186 @@ export interface Indexer {
 }
 
 export function createIndexer(o: IndexerOptions): Indexer {
-  const floor = Math.ceil(o.fromHeight / o.rangeSize) * o.rangeSize;
-  const tail = createTail();
-  const log = createTailLog(o.dataDir, o.network);
-  const sealed = createSealedReader(o.store, o.network, o.rangeSize);
-  const rate = createRateMeter();
-  const controller = new AbortController();
-  let head: HeadObject | null = null;
-  let state: FollowState | undefined;
-  let phase: IndexerStatus["phase"] = "starting";
-  let nodeTip = -1;
-  let lastError: string | undefined;
-  let loop: Promise<void> | undefined;
-  let rejectFailed: (err: unknown) => void = () => {};
-  const failedPromise = new Promise<never>((_, reject) => {
-    rejectFailed = reject;
-  });
-  failedPromise.catch(() => {});
-  let resolveSynced: () => void = () => {};
-  let rejectSynced: (err: unknown) => void = () => {};
-  const syncedPromise = new Promise<void>((resolve, reject) => {
-    resolveSynced = resolve;
-    rejectSynced = reject;
-  });
-  syncedPromise.catch(() => {});
+  return new NodeIndexer(o);
+}
 
-  const viewFloor = () => head?.firstHeight ?? floor;
-  const view = createChainView({
-    tail,
-    sealed,
-    rangeSize: o.rangeSize,
-    head: () => state?.sealer.head() ?? head,
-    floor: viewFloor,
-    halted: () => state?.alarm,
-    // A hash below the tail: the store's hash index, else ask the node; the view verifies the answer.
-    resolveHeight: sealedHashResolver({
-      store: o.store,
-      sealed,
-      head: () => state?.sealer.head() ?? head,
-      fallback: (displayHash) =>
-        o.chain.block(displayHash).then(
-          (b) => b.height,
-          () => undefined,
-        ),
-    }),
+/** A promise with its settle functions, rejections pre-handled (callers observe them when they ask). */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
   });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
 
-  const noteError = (where: string) => (err: unknown) => {
-    lastError = `${where}: ${err instanceof Error ? err.message : String(err)}`;
-    const kind = err instanceof LightedgeError ? err.kind : "network";
-    if (where === "node") o.metrics?.nodeErrors.inc({ kind });
-    o.log.warn({ err, where }, "indexer failure; retrying");
-  };
+/**
+ * The indexer's state machine, its state named: `phase` goes starting → syncing ⇄ following (or
+ * alarm) → stopped; `head` is the store's head before the sealer runs, `follow` the state the
+ * follow loop steps (follow-step.ts), `loop` that loop while it runs.
+ */
+class NodeIndexer implements Indexer {
+  readonly view: IndexView;
+  readonly #o: IndexerOptions;
+  /** First height indexed: `--from` rounded up to a range boundary. */
+  readonly #floor: number;
+  readonly #tail = createTail();
+  readonly #tailLog: ReturnType<typeof createTailLog>;
+  readonly #sealed: ReturnType<typeof createSealedReader>;
+  readonly #rate = createRateMeter();
+  readonly #controller = new AbortController();
+  readonly #failed = deferred<never>();
+  readonly #synced = deferred<void>();
+  #phase: IndexerStatus["phase"] = "starting";
+  #head: HeadObject | null = null;
+  #follow: FollowState | undefined;
+  #nodeTip = -1;
+  #lastError: string | undefined;
+  #loop: Promise<void> | undefined;
 
-  const onSealed = (next: HeadObject) => {
-    head = next;
+  constructor(o: IndexerOptions) {
+    this.#o = o;
+    this.#floor = Math.ceil(o.fromHeight / o.rangeSize) * o.rangeSize;
+    this.#tailLog = createTailLog(o.dataDir, o.network);
+    this.#sealed = createSealedReader(o.store, o.network, o.rangeSize);
+    const head = () => this.#follow?.sealer.head() ?? this.#head;
+    this.view = createChainView({
+      tail: this.#tail,
+      sealed: this.#sealed,
+      rangeSize: o.rangeSize,
+      head,
+      floor: () => this.#viewFloor(),
+      halted: () => this.#follow?.alarm,
+      // A hash below the tail: the store's hash index, else ask the node; the view verifies the answer.
+      resolveHeight: sealedHashResolver({
+        store: o.store,
+        sealed: this.#sealed,
+        head,
+        fallback: (displayHash) =>
+          o.chain.block(displayHash).then(
+            (b) => b.height,
+            () => undefined,
+          ),
+      }),
+    });
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.#checkNetwork();
+      await this.#bootstrap();
+      await this.#checkFloor(this.#follow!);
+    } catch (err) {
+      throw this.#controller.signal.aborted ? err : this.#fail(err);
+    }
+    this.view.notifyTip();
+    this.#phase = "syncing";
+    this.#loop = this.#run(this.#follow!).catch((err: unknown) => {
+      throw this.#fail(err);
+    });
+    this.#loop.catch(() => {});
+  }
+
+  synced(): Promise<void> {
+    return Promise.race([this.#synced.promise, this.#loop ?? new Promise<never>(() => {})]) as Promise<void>;
+  }
+
+  failed(): Promise<never> {
+    return this.#failed.promise;
+  }
+
+  lastBlock(): TipInfo | undefined {
+    return this.view.lastBlock();
+  }
+
+  async stop(): Promise<void> {
+    this.#controller.abort();
+    await this.#loop?.catch(() => {});
+    await this.#follow?.sealer.flush().catch(() => {});
+    this.#phase = "stopped";
+  }
+
+  status(): IndexerStatus {
+    return {
+      phase: this.#phase,
+      tip: this.view.lastBlock()?.height ?? -1,
+      sealedTip: this.view.sealedTip(),
+      nodeTip: this.#nodeTip,
+      floor: this.#viewFloor(),
+      blocksPerSecond: this.#rate.rate(),
+      alarm: this.#follow?.alarm,
+      lastError: this.#lastError,
+    };
+  }
+
+  health(): HealthReport {
+    const status = this.status();
+    // Healthy only while the indexer runs (not while starting, after a fatal error or an alarm)
+    // and its last poll succeeded.
+    const running = status.phase === "syncing" || status.phase === "following";
+    const ok = running && status.lastError === undefined;
+    return { ok, status: status.alarm ?? status.lastError ?? status.phase, ...status };
+  }
+
+  #viewFloor(): number {
+    return this.#head?.firstHeight ?? this.#floor;
+  }
+
+  #fail(err: unknown): unknown {
+    this.#phase = "stopped";
+    this.#lastError = err instanceof Error ? err.message : String(err);
+    this.#o.log.fatal({ err }, "indexer stopped");
+    this.#failed.reject(err);
+    return err;
+  }
+
+  #noteError(where: string): (err: unknown) => void {
+    return (err) => {
+      this.#lastError = `${where}: ${err instanceof Error ? err.message : String(err)}`;
+      const kind = err instanceof LightedgeError ? err.kind : "network";
+      if (where === "node") this.#o.metrics?.nodeErrors.inc({ kind });
+      this.#o.log.warn({ err, where }, "indexer failure; retrying");
+    };
+  }
+
+  #onSealed(next: HeadObject): void {
+    const o = this.#o;
+    this.#head = next;
     const tip = next.tip!.height;
-    tail.dropThrough(tip);
+    this.#tail.dropThrough(tip);
     o.metrics?.sealedHeight.set(tip);
     o.metrics?.rangesSealed.inc();
-    if (state && state.loggedFrom <= tip) {
-      const first = tail.first();
-      const last = tail.last();
-      state.log.rewrite(first && last ? tail.slice(first.height, last.height) : []);
-      state.loggedFrom = first ? first.height : Infinity;
+    const s = this.#follow;
+    if (s && s.loggedFrom <= tip) {
+      const first = this.#tail.first();
+      const last = this.#tail.last();
+      s.log.rewrite(first && last ? this.#tail.slice(first.height, last.height) : []);
+      s.loggedFrom = first ? first.height : Infinity;
     }
     o.log.debug({ sealedTip: tip, ranges: next.rangeCount }, "head advanced");
-  };
+  }
 
-  const onAppended = (blocks: readonly IndexedBlock[]) => {
-    rate.add(blocks.length);
-    o.metrics?.blocksIndexed.inc(blocks.length);
+  #onAppended(blocks: readonly IndexedBlock[]): void {
+    const m = this.#o.metrics;
+    this.#rate.add(blocks.length);
+    m?.blocksIndexed.inc(blocks.length);
     const tip = blocks[blocks.length - 1]!.height;
-    o.metrics?.tipHeight.set(tip);
-    o.metrics?.lagBlocks.set(Math.max(0, nodeTip - tip));
-    o.metrics?.blocksPerSecond.set(rate.rate());
-    view.notifyTip();
-  };
+    m?.tipHeight.set(tip);
+    m?.lagBlocks.set(Math.max(0, this.#nodeTip - tip));
+    m?.blocksPerSecond.set(this.#rate.rate());
+    this.view.notifyTip();
+  }
 
-  const onReorg = ({ fork, depth, deep }: { fork: number; depth: number; deep: boolean }) => {
+  #onReorg({ fork, depth, deep }: { fork: number; depth: number; deep: boolean }): void {
+    const o = this.#o;
     o.metrics?.reorgs.inc();
     o.metrics?.reorgDepth.set(depth);
     if (deep) {
       o.metrics?.alarm.set({ reason: "deep-reorg" }, 1);
       o.log.error(
-        { fork, depth, sealDepth: o.sealDepth, sealedTip: view.sealedTip() },
+        { fork, depth, sealDepth: o.sealDepth, sealedTip: this.view.sealedTip() },
         "reorg reaches sealed ranges: following and sealing stopped, the tail is withheld (Unavailable), sealed history is still served; restart to rebuild from the first range that disagrees",
       );
     } else if (depth > o.sealDepth) {
@@ -177,20 +272,22 @@ export function createIndexer(o: IndexerOptions): Indexer {
     } else {
       o.log.warn({ fork, depth }, "reorg: rolled back to the fork point");
     }
-  };
+  }
 
   /** The node follows the configured network (retrying while it is unreachable). */
-  const checkNetwork = async () => {
-    const info = await retrying(() => o.info.info(), noteError("node"), controller.signal);
+  async #checkNetwork(): Promise<void> {
+    const o = this.#o;
+    const info = await retrying(() => o.info.info(), this.#noteError("node"), this.#controller.signal);
     if (info.network !== o.network)
       throw new IndexerConfigError(
         "index.start",
         `node is on ${info.network} (chain "${info.chain}", genesis ${info.genesisHash ?? "not served"}) but lightedge is configured for ${o.network}`,
       );
-  };
+  }
 
   /** One look at the node's network while running: throws only a configuration error. */
-  const recheckNetwork = async () => {
+  async #recheckNetwork(): Promise<void> {
+    const o = this.#o;
     const info = await o.info.info().catch((err: unknown) => {
       if (isConfigurationError(err)) throw err;
       return undefined;
@@ -200,14 +297,16 @@ export function createIndexer(o: IndexerOptions): Indexer {
         "index.follow",
         `node is now on ${info.network} (chain "${info.chain}", genesis ${info.genesisHash ?? "not served"}) but lightedge is configured for ${o.network}`,
       );
-  };
+  }
 
-  const checkFloor = async (s: FollowState) => {
+  async #checkFloor(s: FollowState): Promise<void> {
     if (s.tail.last() !== undefined || s.sealer.head()?.tip) return; // resuming: the floor was served
-    const best = await retrying(() => o.chain.bestBlock(), noteError("node"), controller.signal);
+    const chain = this.#o.chain;
+    const signal = this.#controller.signal;
+    const best = await retrying(() => chain.bestBlock(), this.#noteError("node"), signal);
     if (best.height < s.floor) return; // the node has not reached it yet: wait for it
     try {
-      await retrying(() => o.chain.blockHash(s.floor), noteError("node"), controller.signal);
+      await retrying(() => chain.blockHash(s.floor), this.#noteError("node"), signal);
     } catch (err) {
       if (err instanceof LightedgeError && (err.kind === "above-tip" || err.kind === "not-found"))
         throw new IndexerConfigError(
@@ -217,29 +316,38 @@ export function createIndexer(o: IndexerOptions): Indexer {
         );
       throw err;
     }
-  };
+  }
 
-  const bootstrap = async () => {
+  async #bootstrap(): Promise<void> {
+    const o = this.#o;
     const result = await retrying(
       () =>
         bootstrapFromStore({
           store: o.store,
           chain: o.chain,
-          sealed,
+          sealed: this.#sealed,
           network: o.network,
           rangeSize: o.rangeSize,
           concurrency: o.concurrency,
           hashIndexEpochRanges: o.hashIndexEpochRanges,
           log: o.log,
         }),
-      noteError("bootstrap"),
-      controller.signal,
+      this.#noteError("bootstrap"),
+      this.#controller.signal,
     );
-    head = result.head;
+    const head = result.head;
+    this.#head = head;
     const sealedTip = head?.tip
       ? { height: head.tip.height, wireHash: wireHashOf(head.tip.displayHash) }
       : undefined;
-    const loggedFrom = restoreTail({ log, tail, sealedTip, floor, logger: o.log });
+    const tail = this.#tail;
+    const loggedFrom = restoreTail({
+      log: this.#tailLog,
+      tail,
+      sealedTip,
+      floor: this.#floor,
+      logger: o.log,
+    });
     o.metrics?.sealedHeight.set(sealedTip?.height ?? -1);
     const sealer = createSealer({
       store: o.store,
@@ -248,33 +356,33 @@ export function createIndexer(o: IndexerOptions): Indexer {
       rangeSize: o.rangeSize,
       maxInFlight: o.uploadsInFlight ?? 4,
       head,
-      firstHeight: floor,
+      firstHeight: this.#floor,
       onUploaded: (bytes) => o.metrics?.uploadedBytes.inc(bytes),
-      onSealed,
-      onStoreError: noteError("store"),
+      onSealed: (next) => this.#onSealed(next),
+      onStoreError: this.#noteError("store"),
       rangeObjects: o.hooks?.rangeObjects,
       hashIndex: result.hashIndex,
       hashIndexEpochRanges: o.hashIndexEpochRanges,
     });
-    state = {
+    this.#follow = {
       chain: o.chain,
       tail,
-      log,
+      log: this.#tailLog,
       sealer,
       rangeSize: o.rangeSize,
       sealDepth: o.sealDepth,
       concurrency: o.concurrency,
       chunkSize: o.chunkSize ?? 50,
-      floor: viewFloor(),
+      floor: this.#viewFloor(),
       finalized: -1,
       loggedFrom,
       alarm: undefined,
       hooks: o.hooks ?? {},
-      signal: controller.signal,
-      onAppended,
-      onReorg,
-      async checkNode(genesis) {
-        if (genesis === undefined) return recheckNetwork();
+      signal: this.#controller.signal,
+      onAppended: (blocks) => this.#onAppended(blocks),
+      onReorg: (r) => this.#onReorg(r),
+      checkNode: async (genesis) => {
+        if (genesis === undefined) return this.#recheckNetwork();
         const hash = displayHex(genesis.wireHash);
         if (genesisMatches(o.network, hash)) return;
         throw new IndexerConfigError(
@@ -283,105 +391,58 @@ export function createIndexer(o: IndexerOptions): Indexer {
         );
       },
     };
-  };
+  }
 
-  const run = async (s: FollowState) => {
+  async #run(s: FollowState): Promise<void> {
+    const o = this.#o;
+    const signal = this.#controller.signal;
     let failures = 0;
     let alarmChecked = false;
-    while (!controller.signal.aborted) {
+    while (!signal.aborted) {
       try {
         const best = await o.chain.bestBlock();
-        nodeTip = best.height;
+        this.#nodeTip = best.height;
         o.metrics?.nodeTipHeight.set(best.height);
         const outcome = await followStep(s, best);
         failures = 0;
-        lastError = undefined;
-        phase = outcome === "alarm" ? "alarm" : outcome === "idle" ? "following" : "syncing";
-        o.metrics?.lagBlocks.set(Math.max(0, nodeTip - (view.lastBlock()?.height ?? -1)));
-        o.metrics?.blocksPerSecond.set(rate.rate());
+        this.#lastError = undefined;
+        this.#phase = outcome === "alarm" ? "alarm" : outcome === "idle" ? "following" : "syncing";
+        o.metrics?.lagBlocks.set(Math.max(0, this.#nodeTip - (this.view.lastBlock()?.height ?? -1)));
+        o.metrics?.blocksPerSecond.set(this.#rate.rate());
         if (outcome === "alarm" && !alarmChecked) {
           // A "reorg" into sealed data may be another node behind the same URL: say so instead.
           alarmChecked = true;
-          await recheckNetwork();
-          rejectSynced(new LightedgeError("chain-break", "indexer", s.alarm!));
+          await this.#recheckNetwork();
+          this.#synced.reject(new LightedgeError("chain-break", "indexer", s.alarm!));
         }
         if (outcome === "idle") {
           await s.sealer.flush();
           await s.sealer.refreshHead(HEAD_REFRESH_MS);
-          if (nextRangeWaits(s)) resolveSynced();
+          if (this.#nextRangeWaits(s)) this.#synced.resolve();
         }
-        if (outcome !== "progress") await sleep(o.pollMs, controller.signal);
+        if (outcome !== "progress") await sleep(o.pollMs, signal);
       } catch (err) {
         // Configuration errors end the indexer (the process exits non-zero); anything else — a
         // node or store outage, a node answer that does not parse — is retried with backoff while
         // lastError fails /healthz with the reason.
         if (isConfigurationError(err)) throw err;
-        noteError(err instanceof LightedgeError && err.where.startsWith("node") ? "node" : "index")(err);
+        this.#noteError(err instanceof LightedgeError && err.where.startsWith("node") ? "node" : "index")(
+          err,
+        );
         // Failures that are not outages (blocks the node does not have, answers that do not
         // parse) are what a node swapped for one on another chain looks like.
-        if (!isTransient(err)) await recheckNetwork();
-        await sleep(backoffMs(failures++), controller.signal);
+        if (!isTransient(err)) await this.#recheckNetwork();
+        await sleep(backoffMs(failures++), signal);
       }
     }
-  };
+  }
 
   /** True when the next range to seal is not final yet (nothing sealable is left behind). */
-  const nextRangeWaits = (s: FollowState) => {
+  #nextRangeWaits(s: FollowState): boolean {
     const h = s.sealer.head();
-    const next = h ? h.firstHeight + (h.rangeCount + 1) * h.rangeSize - 1 : floor + o.rangeSize - 1;
-    return next > s.finalized || (view.lastBlock()?.height ?? -1) < next;
-  };
-
-  return {
-    view,
-    async start() {
-      const fail = (err: unknown) => {
-        phase = "stopped";
-        lastError = err instanceof Error ? err.message : String(err);
-        o.log.fatal({ err }, "indexer stopped");
-        rejectFailed(err);
-        return err;
-      };
-      try {
-        await checkNetwork();
-        await bootstrap();
-        await checkFloor(state!);
-      } catch (err) {
-        throw controller.signal.aborted ? err : fail(err);
-      }
-      view.notifyTip();
-      phase = "syncing";
-      loop = run(state!).catch((err: unknown) => {
-        throw fail(err);
-      });
-      loop.catch(() => {});
-    },
-    synced: () => Promise.race([syncedPromise, loop ?? new Promise<never>(() => {})]) as Promise<void>,
-    failed: () => failedPromise,
-    lastBlock: () => view.lastBlock(),
-    async stop() {
-      controller.abort();
-      await loop?.catch(() => {});
-      await state?.sealer.flush().catch(() => {});
-      phase = "stopped";
-    },
-    status: () => ({
-      phase,
-      tip: view.lastBlock()?.height ?? -1,
-      sealedTip: view.sealedTip(),
-      nodeTip,
-      floor: viewFloor(),
-      blocksPerSecond: rate.rate(),
-      alarm: state?.alarm,
-      lastError,
-    }),
-    health() {
-      const status = this.status();
-      // Healthy only while the indexer runs (not while starting, after a fatal error or an alarm)
-      // and its last poll succeeded.
-      const running = status.phase === "syncing" || status.phase === "following";
-      const ok = running && status.lastError === undefined;
-      return { ok, status: status.alarm ?? status.lastError ?? status.phase, ...status };
-    },
-  };
+    const next = h
+      ? h.firstHeight + (h.rangeCount + 1) * h.rangeSize - 1
+      : this.#floor + this.#o.rangeSize - 1;
+    return next > s.finalized || (this.view.lastBlock()?.height ?? -1) < next;
+  }
 }
