@@ -173,7 +173,13 @@ export async function startZebrad(options: ZebradOptions = {}): Promise<Zebrad> 
   };
 }
 
-/** zebrad opens its RPC port after loading state; on Regtest it commits the genesis block itself. */
+/**
+ * Ready means zebrad has a chain tip, not merely an open RPC port: on Regtest it commits the
+ * genesis block itself shortly after the port opens, and until then `getblockcount` fails ("No
+ * blocks in state") and `generate` fails with "Zebra's state is empty, wait until it syncs to the
+ * chain tip" (zebra-rpc's get_block_template reads the same latest chain tip). A CI run lost the
+ * wallet suite to that window by waiting on `getblockchaininfo`, which answers before genesis.
+ */
 async function waitForRpc(
   rpc: (method: string) => Promise<unknown>,
   child: ChildProcess,
@@ -188,14 +194,14 @@ async function waitForRpc(
   while (Date.now() < deadline) {
     if (done || child.exitCode !== null)
       throw new Error(`zebrad exited (${child.exitCode}) before its RPC answered:\n${tail(logPath)}`);
-    const ok = await rpc("getblockchaininfo").then(
-      () => true,
+    const ok = await rpc("getblockcount").then(
+      (height) => typeof height === "number" && height >= 0,
       () => false,
     );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`zebrad's RPC did not answer within 120 s:\n${tail(logPath)}`);
+  throw new Error(`zebrad had no chain tip (genesis) within 120 s:\n${tail(logPath)}`);
 }
 
 function tail(path: string): string {
