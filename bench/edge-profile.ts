@@ -6,11 +6,11 @@
 //        node bench/edge-profile.ts /tmp/s [SECONDS] [BUNDLE_DIR]
 
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { encodeFrame } from "../proto/frame.ts";
 import { BlockRangeSchema, ChainSpecSchema } from "../proto/index.ts";
 import { buildBundle } from "./edge-runtimes.ts";
+import { connectInspector, freePort } from "./lib/isolate-inspector.ts";
 import { createCpuMeter } from "./lib/proc-cpu.ts";
 import { spawnStoreServer } from "./lib/store-server.ts";
 
@@ -130,12 +130,8 @@ const url = await new Promise<string>((resolve) =>
   child.stdout!.once("data", (d) => resolve(String(d).trim())),
 );
 try {
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as {
-    webSocketDebuggerUrl: string;
-    title?: string;
-  }[];
-  const target = targets.find((t) => t.title?.includes("lightedge")) ?? targets[0]!;
-  const cdp = await connect(target.webSocketDebuggerUrl);
+  const inspector = await connectInspector(inspectorPort);
+  const cdp = inspector.call;
   await cdp("Profiler.enable");
   await cdp("Profiler.setSamplingInterval", { interval: 50 });
   for (const kind of kinds) {
@@ -153,6 +149,7 @@ try {
     const { profile } = (await cdp("Profiler.stop")) as { profile: Profile };
     report(kind.name, n, (performance.now() - t0) / n, (cpuSec * 1000) / n, profile);
   }
+  inspector.close();
 } finally {
   child.kill("SIGTERM");
   await new Promise((r) => child.once("exit", r));
@@ -208,34 +205,4 @@ function report(name: string, requests: number, wallMsPerReq: number, cpuMsPerRe
     .slice(0, 25);
   for (const [label, us] of top)
     process.stdout.write(`  ${(us / requests).toFixed(1).padStart(8)} µs  ${label}\n`);
-}
-
-/** A minimal CDP client over Node's WebSocket. */
-async function connect(wsUrl: string) {
-  const ws = new WebSocket(wsUrl);
-  await new Promise((resolve, reject) => {
-    ws.onopen = resolve;
-    ws.onerror = reject;
-  });
-  let id = 0;
-  const pending = new Map<number, (v: unknown) => void>();
-  ws.onmessage = (e) => {
-    const msg = JSON.parse(String(e.data)) as { id?: number; result?: unknown; error?: unknown };
-    if (msg.id !== undefined) pending.get(msg.id)?.(msg.error ? Promise.reject(msg.error) : msg.result);
-  };
-  return (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<unknown>((resolve) => {
-      const n = ++id;
-      pending.set(n, resolve);
-      ws.send(JSON.stringify({ id: n, method, params }));
-    });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }

@@ -32,6 +32,11 @@ export interface EdgeRuntimeOptions {
    * process) instead of the local R2 simulator, so the runtime's CPU is the Worker's own.
    */
   storePublicUrl?: string;
+  /**
+   * Miniflare only: open the V8 inspector of the worker's isolate on this port
+   * (bench/lib/isolate-inspector.ts), for its heap or a CPU profile.
+   */
+  inspectorPort?: number;
 }
 
 export async function startEdgeRuntime(
@@ -55,7 +60,13 @@ export async function startEdgeRuntime(
     const child = spawn(
       process.execPath,
       [new URL("./edge-miniflare-server.ts", import.meta.url).pathname, bundle, persist, varsJson(o)],
-      { stdio: ["ignore", "pipe", "inherit"] },
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+        env:
+          o.inspectorPort === undefined
+            ? process.env
+            : { ...process.env, EDGE_INSPECTOR_PORT: String(o.inspectorPort) },
+      },
     );
     const url = await new Promise<string>((resolve, reject) => {
       child.once("exit", (code) => reject(new Error(`miniflare exited with ${code}`)));

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getPlatformProxy } from "wrangler";
 import { startEdgeRuntime } from "../edge-runtimes.ts";
+import { freePort } from "./isolate-inspector.ts";
 import type { StoreScan } from "./store-scan.ts";
 
 /**
@@ -19,6 +20,8 @@ export interface EdgeFixture {
   /** Root of the runtime's process tree (wrangler or the Miniflare host; workerd below it). */
   pid: number;
   startSec: number;
+  /** Miniflare with `inspect`: the isolate's V8 inspector port (bench/lib/isolate-inspector.ts). */
+  inspectorPort?: number;
   stop(): Promise<void>;
 }
 
@@ -61,17 +64,28 @@ export async function startEdgeFixture(o: {
   originSecret?: string;
   /** Miniflare: the store server's URL (Worker-alone mode) instead of the local R2 simulator. */
   storePublicUrl?: string;
+  /** Miniflare: open the isolate's inspector (the soak reads its heap). */
+  inspect?: boolean;
   log(message: string): void;
 }): Promise<EdgeFixture> {
   const t0 = performance.now();
+  const inspectorPort = o.inspect && o.runtime === "miniflare" ? await freePort() : undefined;
   const rt = await startEdgeRuntime(o.runtime, o.persist, {
     origin: o.originUrl,
     originSecret: o.originSecret,
     networks: o.networks,
     storePublicUrl: o.storePublicUrl,
+    inspectorPort,
   });
   const startSec = (performance.now() - t0) / 1000;
   const via = o.storePublicUrl ? ` (store: ${o.storePublicUrl}, Worker alone)` : "";
   o.log(`edge: ${o.runtime}${via} healthy in ${startSec.toFixed(1)} s at ${rt.url}`);
-  return { runtime: o.runtime, url: rt.url, pid: rt.pids()[0]!, startSec, stop: () => rt.stop() };
+  return {
+    runtime: o.runtime,
+    url: rt.url,
+    pid: rt.pids()[0]!,
+    startSec,
+    inspectorPort,
+    stop: () => rt.stop(),
+  };
 }

@@ -81,9 +81,12 @@ export function createFixtures(o: FixtureOptions) {
       }),
     /** Miniflare reads the store server rather than the R2 simulator (see FixtureOptions.edgeStore). */
     workerAlone: (runtime: EdgeRuntimeName) => runtime === "miniflare" && o.edgeStore === "public-url",
-    /** The edge under `runtime` (default wrangler dev, what `lightedge edge` runs). */
-    edge: (runtime: EdgeRuntimeName = "wrangler") =>
-      once(`edge-${runtime}`, async () => {
+    /**
+     * The edge under `runtime` (default wrangler dev, what `lightedge edge` runs); `inspect` opens
+     * the Miniflare isolate's inspector (a fixture of its own, so other scenarios run without it).
+     */
+    edge: (runtime: EdgeRuntimeName = "wrangler", opts: { inspect?: boolean } = {}) =>
+      once(`edge-${runtime}${opts.inspect ? "-inspect" : ""}`, async () => {
         const origin = await fixtures.origin();
         const alone = fixtures.workerAlone(runtime);
         const e = await startEdgeFixture({
@@ -94,6 +97,7 @@ export function createFixtures(o: FixtureOptions) {
           networks: (await fixtures.scan()).network,
           originUrl: origin.url,
           originSecret: BENCH_ORIGIN_SECRET,
+          inspect: opts.inspect,
         });
         stoppers.push(() => e.stop());
         return e as EdgeFixture;

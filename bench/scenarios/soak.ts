@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { EDGE_TIERS } from "../lib/edge-fixture.ts";
+import { connectInspector, isolateHeapMiB } from "../lib/isolate-inspector.ts";
 import type { LoadRequest, LoadResult } from "../lib/load.ts";
 import { runLoad, sumCauses } from "../lib/load.ts";
 import { processTree, rssMiB } from "../lib/proc-cpu.ts";
@@ -35,7 +36,7 @@ export const scenario: Scenario = {
     // simulator) unless `--edge-runtime miniflare` picks the Worker alone (`soak.edgeMiniflare.*`:
     // the store in its own process, so the workerd RSS is the isolate's and the runtime's only).
     const runtime = ctx.settings.edgeRuntimes.length === 1 ? ctx.settings.edgeRuntimes[0]! : "wrangler";
-    const edge = await ctx.fixtures.edge(runtime);
+    const edge = await ctx.fixtures.edge(runtime, { inspect: runtime === "miniflare" });
     const origin = await ctx.fixtures.origin();
     const { streams, unaries } = mixedRequests(scan.firstHeight, scan.sealedTip);
     const servers = [
@@ -46,8 +47,16 @@ export const scenario: Scenario = {
     const sample = () => {
       for (const [i, s] of servers.entries()) samples[i]!.push(s.rss());
     };
+    // Miniflare: the isolate's own V8 heap beside workerd's RSS (what a deployed Worker is limited
+    // on), sampled with the RSS, and live after a full GC at the end of warm-up and at the end.
+    const isolate =
+      edge.inspectorPort === undefined ? undefined : await isolateHeapSampler(edge.inspectorPort);
     sample();
-    const timer = setInterval(sample, SAMPLE_EVERY_MS);
+    const timer = setInterval(() => {
+      sample();
+      isolate?.sample();
+    }, SAMPLE_EVERY_MS);
+    const warmTimer = setTimeout(() => isolate?.live("warm"), (seconds * 1000) / 5 + SAMPLE_EVERY_MS);
     ctx.log(`soak: ${CLIENTS} clients on each of edge and origin for ${seconds} s`);
     let results: LoadResult[];
     try {
@@ -70,8 +79,10 @@ export const scenario: Scenario = {
       );
     } finally {
       clearInterval(timer);
+      clearTimeout(warmTimer);
     }
     sample();
+    await isolate?.live("end");
     const f = ctx.report.figures;
     let errors = 0;
     servers.forEach((s, i) => {
@@ -107,6 +118,26 @@ export const scenario: Scenario = {
       );
     });
     f["soak.errors"] = errors;
+    if (isolate) {
+      const edgeName = servers[0]!.name;
+      const heap = isolate.finish();
+      const growth = rssGrowth(heap.series);
+      f[`soak.${edgeName}.heapUsedGrowthMiB`] = growth.growthMiB;
+      f[`soak.${edgeName}.heapUsedPeakMiB`] = round(Math.max(...heap.series), 1);
+      f[`soak.${edgeName}.heapLiveAfterWarmupMiB`] = heap.liveWarm;
+      f[`soak.${edgeName}.heapLiveEndMiB`] = heap.liveEnd;
+      f[`soak.${edgeName}.heapLiveGrowthMiB`] = round(heap.liveEnd - heap.liveWarm, 1);
+      ctx.report.rows.push({
+        scenario: `soak ${edgeName}`,
+        metric: "isolate V8 heap live after GC, growth after warm-up (MiB)",
+        value: f[`soak.${edgeName}.heapLiveGrowthMiB`]!,
+        note: `${heap.liveWarm} → ${heap.liveEnd} MiB live; used (no GC) peak ${f[`soak.${edgeName}.heapUsedPeakMiB`]} MiB`,
+      });
+      ctx.log(
+        `soak ${edgeName}: isolate heap used ${heap.series.map((v) => Math.round(v)).join(" ")} MiB; ` +
+          `live after GC ${heap.liveWarm} → ${heap.liveEnd} MiB`,
+      );
+    }
     ctx.report.charts.push({
       file: "soak-rss.svg",
       title: `RSS after warm-up and at the end of a ${seconds} s soak (MiB)`,
@@ -144,6 +175,36 @@ function merged(streams: LoadResult, unaries: LoadResult): LoadResult {
     bytes: streams.bytes + unaries.bytes,
     errorSamples: [...streams.errorSamples, ...unaries.errorSamples].slice(0, 5),
     errorCauses: sumCauses([streams.errorCauses, unaries.errorCauses]),
+  };
+}
+
+/**
+ * The edge isolate's V8 heap through its inspector: `sample()` records the used heap (no GC, so the
+ * series has the sawtooth of normal allocation), `live()` forces a full GC and records what stays.
+ * Samples in flight when the soak ends are awaited by `live("end")`, which queues behind them.
+ */
+async function isolateHeapSampler(port: number) {
+  const inspector = await connectInspector(port);
+  const series: number[] = [];
+  const live: Record<"warm" | "end", number> = { warm: Number.NaN, end: Number.NaN };
+  let queue: Promise<unknown> = Promise.resolve();
+  const enqueue = (work: () => Promise<void>) => {
+    queue = queue.then(work).catch(() => {});
+    return queue;
+  };
+  return {
+    sample: () =>
+      void enqueue(async () => {
+        series.push(round(await isolateHeapMiB(inspector), 1));
+      }),
+    live: (at: "warm" | "end") =>
+      enqueue(async () => {
+        live[at] = round(await isolateHeapMiB(inspector, { gc: true }), 1);
+      }),
+    finish() {
+      inspector.close();
+      return { series, liveWarm: live.warm, liveEnd: live.end };
+    },
   };
 }
 
