@@ -24,6 +24,8 @@ export interface IndexStats {
   originCpuSec: number;
   devnodeCpuSec: number;
   peakRssMiB: number;
+  /** `lightedge index`'s RSS every 5 s while it indexed (MiB). */
+  rssSeriesMiB: number[];
   /** `lightedge backfill-trees` after indexing (not part of the index figures). */
   treesBackfillSec: number;
 }
@@ -77,7 +79,7 @@ export async function buildChain(o: ChainOptions): Promise<ChainFixture> {
   const devCpu0 = processCpuSeconds(devnode.pid);
   const code = await new Promise<number | null>((r) => child.once("exit", r));
   const seconds = (performance.now() - started) / 1000;
-  const { cpuSec, peakRssMiB } = watch.stop();
+  const { cpuSec, peakRssMiB, rssSeriesMiB } = watch.stop();
   if (code !== 0) {
     await devnode.stop();
     throw new Error(`lightedge index exited with ${code}: ${stderr}`);
@@ -92,6 +94,7 @@ export async function buildChain(o: ChainOptions): Promise<ChainFixture> {
     originCpuSec: cpuSec,
     devnodeCpuSec: processCpuSeconds(devnode.pid) - devCpu0,
     peakRssMiB,
+    rssSeriesMiB,
     treesBackfillSec,
   };
   return { network: "regtest", devnode, storeDir, dataDir, stats };

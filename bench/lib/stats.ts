@@ -20,3 +20,12 @@ export function round(x: number, digits = 3): number {
 
 /** Deterministic PRNG so "seeded random starts" repeat across runs: the fuzzer's mulberry32. */
 export { createRng as seededRandom } from "../../origin/chain/fuzz.ts";
+
+/** RSS after warm-up (first fifth of the samples, ≥ 1) and at the end, each a median of three. */
+export function rssGrowth(series: number[]): { afterWarmupMiB: number; endMiB: number; growthMiB: number } {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const warm = Math.max(1, Math.floor(series.length / 5));
+  const afterWarmupMiB = median(series.slice(warm, warm + 3));
+  const endMiB = median(series.slice(-3));
+  return { afterWarmupMiB, endMiB, growthMiB: round(endMiB - afterWarmupMiB, 1) };
+}

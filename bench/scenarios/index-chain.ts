@@ -1,10 +1,19 @@
-import { round } from "../lib/stats.ts";
+import { deliverBlocks, indexerCalls, rawGetblock } from "../lib/node-delivery.ts";
+import { round, rssGrowth } from "../lib/stats.ts";
 import type { Scenario } from "../scenario.ts";
+
+/** The origin's defaults (origin/config.ts `--concurrency` 16; origin/index/indexer.ts chunk 50). */
+const CONCURRENCY = 16;
+const CHUNK = 50;
 
 /**
  * Index a synthetic chain from the dev node end to end (`lightedge index --exit-when-synced`, its
- * own process): blocks/s, origin CPU per 1,000 blocks, peak RSS; the dev node's start-up apart.
- * Then storage: bytes the store holds per projection against the raw protobuf messages.
+ * own process): blocks/s, origin CPU per 1,000 blocks, peak RSS and RSS every 5 s (flat, not only
+ * bounded); the dev node's start-up apart. Then, in the same run and alone, what the dev node
+ * itself delivers at the indexer's concurrency: raw `getblock h 0` (`index.vsNodeDelivery` =
+ * index rate ÷ that rate, the limit an indexer is read against) and every call the indexer makes
+ * per block (`index.vsNodeIndexCalls`). Then storage: bytes the store holds per projection
+ * against the raw protobuf messages.
  */
 export const scenario: Scenario = {
   name: "index",
@@ -21,6 +30,23 @@ export const scenario: Scenario = {
     f["index.originCpuSecPer1000"] = round((s.originCpuSec * 1000) / s.blocks);
     f["index.devnodeCpuSecPer1000"] = round((s.devnodeCpuSec * 1000) / s.blocks);
     f["index.peakRssMiB"] = round(s.peakRssMiB, 0);
+    const rss = rssGrowth(s.rssSeriesMiB);
+    f["index.rssAfterWarmupMiB"] = rss.afterWarmupMiB;
+    f["index.rssEndMiB"] = rss.endMiB;
+    f["index.rssGrowthMiB"] = rss.growthMiB;
+    const at = {
+      url: chain.devnode.url,
+      pid: chain.devnode.pid,
+      tip: s.blocks - 1,
+      concurrency: CONCURRENCY,
+      chunk: CHUNK,
+    };
+    const delivery = await deliverBlocks({ ...at, calls: rawGetblock });
+    const indexCalls = await deliverBlocks({ ...at, calls: indexerCalls });
+    f["index.nodeDeliveryBlocksPerSec"] = round(s.blocks / delivery.seconds, 0);
+    f["index.nodeIndexCallsBlocksPerSec"] = round(s.blocks / indexCalls.seconds, 0);
+    f["index.vsNodeDelivery"] = round(delivery.seconds / s.seconds, 3);
+    f["index.vsNodeIndexCalls"] = round(indexCalls.seconds / s.seconds, 3);
     const raw = scan.rawBytes.shielded + scan.rawBytes.full + scan.rawBytes.nullifiers;
     const { trees, ...blockStorage } = scan.storedBytes;
     const stored = Object.values(blockStorage).reduce((a, b) => a + b, 0);
@@ -43,6 +69,23 @@ export const scenario: Scenario = {
       { scenario: "index", metric: "origin CPU s / 1,000 blocks", value: f["index.originCpuSecPer1000"]! },
       { scenario: "index", metric: "dev node CPU s / 1,000 blocks", value: f["index.devnodeCpuSecPer1000"]! },
       { scenario: "index", metric: "peak RSS MiB (target ≤ 1,024)", value: f["index.peakRssMiB"]! },
+      {
+        scenario: "index",
+        metric: "RSS growth after warm-up MiB (flat ≈ 0)",
+        value: f["index.rssGrowthMiB"]!,
+        note: `${rss.afterWarmupMiB} → ${rss.endMiB} MiB, ${s.rssSeriesMiB.length} samples`,
+      },
+      {
+        scenario: "index",
+        metric: `dev node raw getblock h 0 blocks/s alone (${CONCURRENCY} × ${CHUNK}-block batches)`,
+        value: f["index.nodeDeliveryBlocksPerSec"]!,
+      },
+      {
+        scenario: "index",
+        metric: "index.vsNodeDelivery (index ÷ raw delivery, goal ≥ 0.8)",
+        value: f["index.vsNodeDelivery"]!,
+        note: `×${f["index.vsNodeIndexCalls"]} of the indexer's own calls alone (${f["index.nodeIndexCallsBlocksPerSec"]} blocks/s)`,
+      },
       { scenario: "storage", metric: "stored / raw protobuf (target ≤ 1.03)", value: f["storage.overhead"]! },
       {
         scenario: "trees",
@@ -53,7 +96,10 @@ export const scenario: Scenario = {
     );
     ctx.log(
       `indexed ${s.blocks} blocks in ${s.seconds.toFixed(1)} s (${f["index.blocksPerSec"]} blocks/s), ` +
-        `RSS ${f["index.peakRssMiB"]} MiB, storage ×${f["storage.overhead"]}`,
+        `RSS ${f["index.peakRssMiB"]} MiB peak (${s.rssSeriesMiB.map(Math.round).join(" ")}), ` +
+        `storage ×${f["storage.overhead"]}; dev node alone ${f["index.nodeDeliveryBlocksPerSec"]} blocks/s ` +
+        `raw (×${f["index.vsNodeDelivery"]}), ${f["index.nodeIndexCallsBlocksPerSec"]} with the indexer's calls ` +
+        `(×${f["index.vsNodeIndexCalls"]})`,
     );
   },
 };

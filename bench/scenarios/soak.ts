@@ -5,7 +5,7 @@ import type { LoadRequest, LoadResult } from "../lib/load.ts";
 import { runLoad, sumCauses } from "../lib/load.ts";
 import { processTree, rssMiB } from "../lib/proc-cpu.ts";
 import { randomWindows, rangeRequest, unaryCalls } from "../lib/rpc-requests.ts";
-import { round } from "../lib/stats.ts";
+import { round, rssGrowth } from "../lib/stats.ts";
 import type { Scenario } from "../scenario.ts";
 
 /** Clients per server, as in the outside check that saw workerd grow from 160 to 749 MB. */
@@ -224,13 +224,4 @@ function commandOf(pid: number): string {
   } catch {
     return "";
   }
-}
-
-/** RSS after warm-up (first fifth of the samples, ≥ 1) and at the end, each a median of three. */
-export function rssGrowth(series: number[]): { afterWarmupMiB: number; endMiB: number; growthMiB: number } {
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-  const warm = Math.max(1, Math.floor(series.length / 5));
-  const afterWarmupMiB = median(series.slice(warm, warm + 3));
-  const endMiB = median(series.slice(-3));
-  return { afterWarmupMiB, endMiB, growthMiB: round(endMiB - afterWarmupMiB, 1) };
 }

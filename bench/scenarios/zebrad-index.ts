@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { deliverBlocks, indexerCalls, rawGetblock } from "../lib/node-delivery.ts";
 import { processCpuSeconds } from "../lib/proc-cpu.ts";
 import { watchProcess } from "../lib/process-watch.ts";
 import { round } from "../lib/stats.ts";
@@ -35,39 +36,6 @@ function zebradBlocks(): number {
   return n;
 }
 
-type Call = { method: string; params: unknown[] };
-
-/**
- * Heights 0..tip, CONCURRENCY JSON-RPC batches of CHUNK blocks in flight (the indexer's fetch
- * pattern, origin/index/fetch-pipeline.ts), each block asking `calls(h)`: wall seconds and
- * zebrad's CPU seconds.
- */
-async function deliver(url: string, pid: number, tip: number, calls: (h: number) => Call[]) {
-  let next = 0;
-  const cpu0 = processCpuSeconds(pid);
-  const started = performance.now();
-  const worker = async () => {
-    while (next <= tip) {
-      const from = next;
-      const to = Math.min(tip, from + CHUNK - 1);
-      next = to + 1;
-      const body: (Call & { jsonrpc: string; id: number })[] = [];
-      for (let h = from; h <= to; h++)
-        for (const c of calls(h)) body.push({ jsonrpc: "2.0", id: body.length, ...c });
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const answers = (await res.json()) as { result?: unknown; error?: unknown }[];
-      if (!Array.isArray(answers) || answers.length !== body.length || answers.some((a) => a.error))
-        throw new Error(`zebrad batch ${from}..${to}: unexpected answer`);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return { seconds: (performance.now() - started) / 1000, zebradCpuSec: processCpuSeconds(pid) - cpu0 };
-}
-
 export const scenario: Scenario = {
   name: "zebrad-index",
   async run(ctx) {
@@ -87,16 +55,11 @@ export const scenario: Scenario = {
       ctx.log(`zebrad: mined ${tip} blocks in ${mineSec.toFixed(1)} s`);
 
       // zebrad's own delivery, alone: heights 0..tip as raw getblock, CONCURRENCY batches in flight.
-      const delivery = await deliver(zebrad.url, zebrad.pid, tip, (h) => [
-        { method: "getblock", params: [String(h), 0] },
-      ]);
+      const at = { url: zebrad.url, pid: zebrad.pid, tip, concurrency: CONCURRENCY, chunk: CHUNK };
+      const delivery = await deliverBlocks({ ...at, calls: rawGetblock });
       // The same with every call the indexer makes per block (origin/node/blocks.ts: getblockhash,
       // then getblock verbosity 0 and 1): the node's share of the indexer's time.
-      const indexCalls = await deliver(zebrad.url, zebrad.pid, tip, (h) => [
-        { method: "getblockhash", params: [h] },
-        { method: "getblock", params: [String(h), 0] },
-        { method: "getblock", params: [String(h), 1] },
-      ]);
+      const indexCalls = await deliverBlocks({ ...at, calls: indexerCalls });
 
       // The real indexer, its own process, against the same zebrad.
       const args = [
@@ -133,9 +96,9 @@ export const scenario: Scenario = {
       f["index.zebrad.blocks"] = count;
       f["index.zebrad.mineSec"] = round(mineSec, 1);
       f["index.zebrad.nodeDeliveryBlocksPerSec"] = round(count / delivery.seconds, 0);
-      f["index.zebrad.nodeDeliveryZebradCpuSec"] = round(delivery.zebradCpuSec, 2);
+      f["index.zebrad.nodeDeliveryZebradCpuSec"] = round(delivery.nodeCpuSec, 2);
       f["index.zebrad.nodeIndexCallsBlocksPerSec"] = round(count / indexCalls.seconds, 0);
-      f["index.zebrad.nodeIndexCallsZebradCpuSec"] = round(indexCalls.zebradCpuSec, 2);
+      f["index.zebrad.nodeIndexCallsZebradCpuSec"] = round(indexCalls.nodeCpuSec, 2);
       f["index.zebrad.blocksPerSec"] = round(count / indexSec, 0);
       f["index.zebrad.seconds"] = round(indexSec, 2);
       f["index.zebrad.originCpuSec"] = round(cpuSec, 2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rssGrowth } from "./soak.ts";
+import { rssGrowth } from "./stats.ts";
 
 describe("rssGrowth", () => {
   it("measures from after warm-up to the end, each a median of three samples", () => {
