@@ -308,6 +308,25 @@ export const scenario: Scenario = {
           f["scale.fullHistory.ok"] = checks.every(Boolean) ? 1 : 0;
         } finally {
           await mf.stop();
+        }
+        // wrangler dev (what `lightedge edge` runs) on the same seeded state: its proxy workerd in
+        // front, the R2 simulator in the worker's workerd, as in the rest of the suite's `edge.*`.
+        try {
+          const wr = await startEdgeFixture({
+            runtime: "wrangler",
+            persist,
+            networks: NETWORK,
+            originUrl: origin.url,
+            originSecret: BENCH_ORIGIN_SECRET,
+            log: ctx.log,
+          });
+          try {
+            const m = await download("edge", wr.url, [wr.pid], false);
+            f["scale.walletDownload.edge.vsStatic"] = round(m.MBps / Math.max(base.MBps, 1e-9), 3);
+          } finally {
+            await wr.stop();
+          }
+        } finally {
           rmSync(persist, { recursive: true, force: true });
         }
         const { byHash, byHeight } = await edgeBlockByHash(ctx, scan, storeDir);
