@@ -38,11 +38,11 @@ function mine(blocks: number) {
   dev.chain.hashAt(dev.chain.tip());
 }
 
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000) {
+async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000, everyMs = 25) {
   const end = Date.now() + ms;
   while (!(await ok())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -149,5 +149,22 @@ describe("startOrigin on the dev node's synthetic chain", () => {
     await expectTreeStates(again.url, [1, tip - 4, tip, tip + 1, tip + 2]);
     const html = await (await fetch(`${again.adminUrl}/status`)).text();
     expect(html).toMatch(/tree states computed from height \d+ \(start: store\)/);
+    origin = again;
+  }, 60_000);
+
+  it("answers GetTreeState for a tip the moment the indexer has it, waiting for the worker to hash it", async () => {
+    // A wallet asks GetLatestBlock, then GetTreeState at that tip at once; the tree-state worker
+    // hashes each block a moment after the indexer appends it, so without the wait that moment
+    // answered Unavailable ("not computed yet").
+    const client = clientFor("grpc", origin.url);
+    for (let i = 0; i < 15; i++) {
+      const tip = dev.chain.tip() + 1;
+      mine(1);
+      await until("the new tip", () => origin.indexer.status().tip === tip, 15_000, 1);
+      const state = await client.getTreeState({ height: BigInt(tip) });
+      expect(state.height).toBe(BigInt(tip));
+    }
+    await origin.treeStates.settled(dev.chain.tip());
+    await expectTreeStates(origin.url, [dev.chain.tip() - 1, dev.chain.tip()]);
   }, 60_000);
 });

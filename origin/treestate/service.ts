@@ -41,9 +41,14 @@ export interface TreeStateServiceOptions {
   tail?: (height: number) => TreeStateView | undefined | Promise<TreeStateView | undefined>;
   /**
    * Called for a height found neither in the tail nor in storage, before the caller falls back to
-   * the node: throw to refuse (a height the origin computes but has not reached: ours is served).
+   * the node: resolve undefined to fall back, a view (found with `lookAgain`, e.g. after waiting
+   * for the producer) to serve it, or throw to refuse (a height the origin computes but has not
+   * reached: ours is served, not the node's).
    */
-  missing?: (height: number) => void;
+  missing?: (
+    height: number,
+    lookAgain: () => Promise<TreeStateView | undefined>,
+  ) => Promise<TreeStateView | undefined> | undefined;
   /** Last height of the contiguously stored tree-state objects (−1: none); undefined: no producer. */
   storedThrough?: () => number | undefined;
   /** Subtrees complete before the producer's start (the least count to report); undefined: unknown. */
@@ -58,9 +63,8 @@ export function createTreeStateService(o: TreeStateServiceOptions): TreeStateSer
   const reader = createTreeStateReader({ read, network: o.network });
   return {
     async treeState(height) {
-      const found = (await o.tail?.(height)) ?? (await reader.at(o.rangeSize, height));
-      if (found === undefined) o.missing?.(height);
-      return found;
+      const lookup = async () => (await o.tail?.(height)) ?? (await reader.at(o.rangeSize, height));
+      return (await lookup()) ?? (await o.missing?.(height, lookup));
     },
     async subtreeRoots(q) {
       const through = o.storedThrough?.();

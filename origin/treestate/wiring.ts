@@ -26,6 +26,13 @@ import { createTreeStateMetrics } from "./metrics.ts";
 import { createNodeCheck } from "./node-check.ts";
 import { producerBlocksFrom } from "./view-blocks.ts";
 
+/**
+ * How long GetTreeState waits for the worker to reach a height it will compute before answering
+ * Unavailable: below the edge's wait for the origin's headers (ORIGIN_HEADERS_TIMEOUT_MS, 1 s, in
+ * edge/tail/origin-client.ts).
+ */
+const PRODUCER_WAIT_MS = 500;
+
 export interface TreeStateWiringOptions {
   store: BlobStore;
   network: Network;
@@ -127,15 +134,25 @@ class OriginTreeStates implements TreeStateWiring {
       tail: (height) => this.#tailView(height),
       storedThrough: () => this.#thread?.storedThrough(),
       floorCompleted: (pool) => this.#floorIndex?.[pool],
-      missing: (height) => {
+      missing: async (height, lookAgain) => {
         // A height the worker will compute: ours is the value served, so not the node's meanwhile.
         const t = this.#thread;
-        if (t !== undefined && !t.failed() && this.#from !== undefined && height >= this.#from)
-          throw new LightedgeError(
-            "unavailable",
-            "GetTreeState",
-            `GetTreeState: tree state at ${height} not computed yet`,
-          );
+        if (t === undefined || t.failed() || this.#from === undefined || height < this.#from) return undefined;
+        // The worker hashes each block a moment after the indexer appends it (and catches up
+        // through the restored tail at start): a wallet that asks for the tip it was just told of
+        // waits that moment rather than getting Unavailable — briefly, inside the edge's wait for
+        // the origin's answer.
+        await Promise.race([
+          t.settled(height).catch(() => {}),
+          new Promise((resolve) => setTimeout(resolve, PRODUCER_WAIT_MS).unref()),
+        ]);
+        const view = await lookAgain();
+        if (view !== undefined) return view;
+        throw new LightedgeError(
+          "unavailable",
+          "GetTreeState",
+          `GetTreeState: tree state at ${height} not computed yet`,
+        );
       },
     });
     this.#check = createNodeCheck({
