@@ -5,7 +5,7 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { MAX_RANGES_PER_REQUEST, planRange } from "../../edge/blocks/plan.ts";
 import { BlockIDSchema, CompactBlockSchema, EmptySchema } from "../../proto/index.ts";
 import { blockInfo, decodeRangeMeta, rangeKeys } from "../../proto/range/index.ts";
-import { seedEdgeState, startEdgeFixture } from "../lib/edge-fixture.ts";
+import { EDGE_TIERS, seedEdgeState, startEdgeFixture } from "../lib/edge-fixture.ts";
 import { createFrameCounter, trailerOk } from "../lib/frame-counter.ts";
 import { runLoad } from "../lib/load.ts";
 import { measure } from "../lib/measure.ts";
@@ -269,6 +269,25 @@ export const scenario: Scenario = {
         `scale: GetLatestBlock p50 ${latest.p50Ms} ms; GetTreeState p50 ${trees.p50Ms} ms (${trees.errors} errors)`,
       );
 
+      /** Full history in one request, through the edge itself (one after another: each may stream GBs). */
+      const fullHistory = async (url: string) => {
+        const checks = [];
+        for (const [a, b] of [
+          [0, scan.sealedTip],
+          [SAPLING_ACTIVATION, scan.sealedTip],
+          [scan.sealedTip, 0],
+        ] as const) {
+          const c = await rangeStream(url, a, b);
+          const expected = Math.abs(b - a) + 1;
+          checks.push(c.ok && c.frames === expected);
+          if (!c.ok || c.frames !== expected)
+            ctx.report.notes.push(
+              `scale: edge GetBlockRange(${a}, ${b}): ${c.ok ? "ok" : "failed"}, ${c.frames}/${expected} blocks; ${c.message}`,
+            );
+        }
+        return checks.every(Boolean);
+      };
+
       if (edge) {
         // Only what GetBlockRange reads (head, metadata, shielded frames): seeding local R2 runs at
         // ≈ 40 objects/s here, and full/nullifiers/tree-state objects would double it.
@@ -279,52 +298,27 @@ export const scenario: Scenario = {
           scan: { ...scan, objects: served },
           log: ctx.log,
         });
-        const mf = await startEdgeFixture({
-          runtime: "miniflare",
-          persist,
-          networks: NETWORK,
-          originUrl: origin.url,
-          originSecret: BENCH_ORIGIN_SECRET,
-          log: ctx.log,
-        });
+        // Miniflare (the nearer stand-in for a deployed Worker; it also answers the full-history
+        // checks), then wrangler dev (what `lightedge edge` runs: its proxy workerd in front, the R2
+        // simulator in the worker's workerd), both on the same seeded state.
         try {
-          const m = await download("edgeMiniflare", mf.url, [mf.pid], false);
-          f["scale.walletDownload.edgeMiniflare.vsStatic"] = round(m.MBps / Math.max(base.MBps, 1e-9), 3);
-          // Full history in one request, through the edge itself (one after another: each may stream GBs).
-          const checks = [];
-          for (const [a, b] of [
-            [0, scan.sealedTip],
-            [SAPLING_ACTIVATION, scan.sealedTip],
-            [scan.sealedTip, 0],
-          ] as const) {
-            const c = await rangeStream(mf.url, a, b);
-            const expected = Math.abs(b - a) + 1;
-            checks.push(c.ok && c.frames === expected);
-            if (!c.ok || c.frames !== expected)
-              ctx.report.notes.push(
-                `scale: edge GetBlockRange(${a}, ${b}): ${c.ok ? "ok" : "failed"}, ${c.frames}/${expected} blocks; ${c.message}`,
-              );
-          }
-          f["scale.fullHistory.ok"] = checks.every(Boolean) ? 1 : 0;
-        } finally {
-          await mf.stop();
-        }
-        // wrangler dev (what `lightedge edge` runs) on the same seeded state: its proxy workerd in
-        // front, the R2 simulator in the worker's workerd, as in the rest of the suite's `edge.*`.
-        try {
-          const wr = await startEdgeFixture({
-            runtime: "wrangler",
-            persist,
-            networks: NETWORK,
-            originUrl: origin.url,
-            originSecret: BENCH_ORIGIN_SECRET,
-            log: ctx.log,
-          });
-          try {
-            const m = await download("edge", wr.url, [wr.pid], false);
-            f["scale.walletDownload.edge.vsStatic"] = round(m.MBps / Math.max(base.MBps, 1e-9), 3);
-          } finally {
-            await wr.stop();
+          for (const runtime of ["miniflare", "wrangler"] as const) {
+            const e = await startEdgeFixture({
+              runtime,
+              persist,
+              networks: NETWORK,
+              originUrl: origin.url,
+              originSecret: BENCH_ORIGIN_SECRET,
+              log: ctx.log,
+            });
+            try {
+              const tier = EDGE_TIERS[runtime];
+              const m = await download(tier, e.url, [e.pid], false);
+              f[`scale.walletDownload.${tier}.vsStatic`] = round(m.MBps / Math.max(base.MBps, 1e-9), 3);
+              if (runtime === "miniflare") f["scale.fullHistory.ok"] = (await fullHistory(e.url)) ? 1 : 0;
+            } finally {
+              await e.stop();
+            }
           }
         } finally {
           rmSync(persist, { recursive: true, force: true });
