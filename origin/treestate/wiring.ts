@@ -137,7 +137,8 @@ class OriginTreeStates implements TreeStateWiring {
       missing: async (height, lookAgain) => {
         // A height the worker will compute: ours is the value served, so not the node's meanwhile.
         const t = this.#thread;
-        if (t === undefined || t.failed() || this.#from === undefined || height < this.#from) return undefined;
+        if (t === undefined || t.failed() || this.#from === undefined || height < this.#from)
+          return undefined;
         // The worker hashes each block a moment after the indexer appends it (and catches up
         // through the restored tail at start): a wallet that asks for the tip it was just told of
         // waits that moment rather than getting Unavailable — briefly, inside the edge's wait for
