@@ -53,6 +53,7 @@ const FULL: BenchSettings = {
   soakSec: 600,
   edgeRuntimes: ["wrangler", "miniflare"],
   edgeStore: "public-url",
+  treesBackfill: true,
 };
 
 // Quick: a 3,000-block chain in 100-block ranges; requests capped at the sealed chain.
@@ -66,6 +67,7 @@ const QUICK: BenchSettings = {
   soakSec: 600,
   edgeRuntimes: ["wrangler"],
   edgeStore: "public-url",
+  treesBackfill: true,
 };
 
 const EDGE_RUNTIMES: Record<string, EdgeRuntimeName[]> = {
@@ -82,6 +84,7 @@ function settingsFrom(values: {
   "edge-runtime"?: string;
   "edge-store"?: string;
   "soak-seconds"?: string;
+  "no-trees-backfill"?: boolean;
 }) {
   const s = structuredClone(values.quick ? QUICK : FULL);
   const runtime = values["edge-runtime"];
@@ -99,6 +102,7 @@ function settingsFrom(values: {
   if (values.blocks) s.blocks = Number(values.blocks);
   if (values.seconds) s.levelSec = Number(values.seconds);
   if (values["soak-seconds"]) s.soakSec = Number(values["soak-seconds"]);
+  if (values["no-trees-backfill"]) s.treesBackfill = false;
   if (values.levels) {
     const levels = values.levels.split(",").map(Number);
     s.levels = { r10k: levels, r100: levels };
@@ -117,6 +121,7 @@ async function main(): Promise<number> {
       "edge-runtime": { type: "string" },
       "edge-store": { type: "string" },
       "soak-seconds": { type: "string" },
+      "no-trees-backfill": { type: "boolean" },
       // Read by scenarios/scale.ts: payload scale of the generated store (default 0.02) and its height.
       "payload-scale": { type: "string" },
       "scale-to": { type: "string" },

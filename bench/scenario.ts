@@ -21,6 +21,11 @@ export interface BenchSettings {
   edgeRuntimes: EdgeRuntimeName[];
   /** Where Miniflare's edge reads the store (`--edge-store public-url|r2`; lib/fixtures.ts). */
   edgeStore: "public-url" | "r2";
+  /**
+   * Tree states of every sealed range after indexing (`lightedge backfill-trees`), so GetTreeState
+   * is served from storage; `--no-trees-backfill` skips it (hours at 200,000 dev-chain blocks).
+   */
+  treesBackfill: boolean;
 }
 
 export interface ScenarioContext {

@@ -13,6 +13,8 @@ export interface ChainOptions {
   blocks: number;
   rangeSize: number;
   seed: string;
+  /** Run `lightedge backfill-trees` after indexing (else `treesBackfillSec` is NaN). */
+  treesBackfill: boolean;
   log(message: string): void;
 }
 
@@ -26,7 +28,7 @@ export interface IndexStats {
   peakRssMiB: number;
   /** `lightedge index`'s RSS every 5 s while it indexed (MiB). */
   rssSeriesMiB: number[];
-  /** `lightedge backfill-trees` after indexing (not part of the index figures). */
+  /** `lightedge backfill-trees` after indexing (not part of the index figures); NaN when skipped. */
   treesBackfillSec: number;
 }
 
@@ -84,8 +86,15 @@ export async function buildChain(o: ChainOptions): Promise<ChainFixture> {
     await devnode.stop();
     throw new Error(`lightedge index exited with ${code}: ${stderr}`);
   }
-  const treesBackfillSec = await backfillTrees(o, devnode, storeDir, dataDir);
-  o.log(`backfill-trees: tree states of every sealed range in ${treesBackfillSec.toFixed(1)} s`);
+  o.log(
+    `lightedge index: ${o.blocks} blocks in ${seconds.toFixed(1)} s, ${cpuSec.toFixed(1)} CPU-s, ` +
+      `peak RSS ${Math.round(peakRssMiB)} MiB (${rssSeriesMiB.map(Math.round).join(" ")})`,
+  );
+  let treesBackfillSec = Number.NaN;
+  if (o.treesBackfill) {
+    treesBackfillSec = await backfillTrees(o, devnode, storeDir, dataDir);
+    o.log(`backfill-trees: tree states of every sealed range in ${treesBackfillSec.toFixed(1)} s`);
+  }
   const stats: IndexStats = {
     blocks: o.blocks,
     devnodeStartupSec,

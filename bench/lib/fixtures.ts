@@ -22,6 +22,8 @@ export interface FixtureOptions {
    * `edgeMiniflare.*` is the Worker's own cost; `r2` — the local R2 simulator inside workerd.
    */
   edgeStore: "public-url" | "r2";
+  /** `lightedge backfill-trees` after indexing (BenchSettings.treesBackfill). */
+  treesBackfill: boolean;
   log(message: string): void;
 }
 

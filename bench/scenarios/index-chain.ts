@@ -55,8 +55,11 @@ export const scenario: Scenario = {
       f[`storage.${p}.overhead`] = round(scan.storedBytes[p] / scan.rawBytes[p], 4);
     f["storage.bytesPerBlock"] = round(stored / (scan.sealedTip - scan.firstHeight + 1), 0);
     // Tree states (issue 10), stored beside the ranges by `lightedge backfill-trees`: apart.
-    f["storage.treesBytesPerBlock"] = round(trees / (scan.sealedTip - scan.firstHeight + 1), 0);
-    f["trees.backfillSec"] = round(s.treesBackfillSec, 2);
+    const backfilled = !Number.isNaN(s.treesBackfillSec);
+    if (backfilled) {
+      f["storage.treesBytesPerBlock"] = round(trees / (scan.sealedTip - scan.firstHeight + 1), 0);
+      f["trees.backfillSec"] = round(s.treesBackfillSec, 2);
+    }
     const rows = ctx.report.rows;
     rows.push(
       {
@@ -87,13 +90,14 @@ export const scenario: Scenario = {
         note: `×${f["index.vsNodeIndexCalls"]} of the indexer's own calls alone (${f["index.nodeIndexCallsBlocksPerSec"]} blocks/s)`,
       },
       { scenario: "storage", metric: "stored / raw protobuf (target ≤ 1.03)", value: f["storage.overhead"]! },
-      {
+    );
+    if (backfilled)
+      rows.push({
         scenario: "trees",
         metric: "backfill-trees s (tree states of every sealed range)",
         value: f["trees.backfillSec"]!,
         note: `${f["storage.treesBytesPerBlock"]} bytes/block, not in index blocks/s`,
-      },
-    );
+      });
     ctx.log(
       `indexed ${s.blocks} blocks in ${s.seconds.toFixed(1)} s (${f["index.blocksPerSec"]} blocks/s), ` +
         `RSS ${f["index.peakRssMiB"]} MiB peak (${s.rssSeriesMiB.map(Math.round).join(" ")}), ` +
