@@ -11,6 +11,9 @@ export interface Inspector {
   close(): void;
 }
 
+/** How long one inspector call may take before it counts as lost. */
+const CALL_TIMEOUT_MS = 10_000;
+
 /** Connects to the isolate whose target title names `lightedge` (else the first target). */
 export async function connectInspector(port: number): Promise<Inspector> {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as {
@@ -39,10 +42,25 @@ export async function connectInspector(port: number): Promise<Inspector> {
     pending.clear();
   };
   return {
+    // Bounded: workerd's inspector has been seen to leave a call unanswered for good under load
+    // (a 600 s soak hung on one), and a bench must not hang on its instruments.
     call: (method, params = {}) =>
       new Promise((resolve, reject) => {
         const n = ++id;
-        pending.set(n, { resolve, reject });
+        const timer = setTimeout(() => {
+          pending.delete(n);
+          reject(new Error(`inspector: ${method} unanswered after ${CALL_TIMEOUT_MS} ms`));
+        }, CALL_TIMEOUT_MS);
+        pending.set(n, {
+          resolve: (v) => {
+            clearTimeout(timer);
+            resolve(v);
+          },
+          reject: (e) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        });
         ws.send(JSON.stringify({ id: n, method, params }));
       }),
     close: () => ws.close(),

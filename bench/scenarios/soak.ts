@@ -127,11 +127,12 @@ export const scenario: Scenario = {
       f[`soak.${edgeName}.heapLiveAfterWarmupMiB`] = heap.liveWarm;
       f[`soak.${edgeName}.heapLiveEndMiB`] = heap.liveEnd;
       f[`soak.${edgeName}.heapLiveGrowthMiB`] = round(heap.liveEnd - heap.liveWarm, 1);
+      f[`soak.${edgeName}.heapInspectorLost`] = heap.lost;
       ctx.report.rows.push({
         scenario: `soak ${edgeName}`,
         metric: "isolate V8 heap live after GC, growth after warm-up (MiB)",
         value: f[`soak.${edgeName}.heapLiveGrowthMiB`]!,
-        note: `${heap.liveWarm} → ${heap.liveEnd} MiB live; used (no GC) peak ${f[`soak.${edgeName}.heapUsedPeakMiB`]} MiB`,
+        note: `${heap.liveWarm} → ${heap.liveEnd} MiB live; used (no GC) peak ${f[`soak.${edgeName}.heapUsedPeakMiB`]} MiB; ${heap.lost} inspector calls unanswered`,
       });
       ctx.log(
         `soak ${edgeName}: isolate heap used ${heap.series.map((v) => Math.round(v)).join(" ")} MiB; ` +
@@ -188,8 +189,11 @@ async function isolateHeapSampler(port: number) {
   const series: number[] = [];
   const live: Record<"warm" | "end", number> = { warm: Number.NaN, end: Number.NaN };
   let queue: Promise<unknown> = Promise.resolve();
+  let lost = 0;
   const enqueue = (work: () => Promise<void>) => {
-    queue = queue.then(work).catch(() => {});
+    queue = queue.then(work).catch(() => {
+      lost++;
+    });
     return queue;
   };
   return {
@@ -203,7 +207,7 @@ async function isolateHeapSampler(port: number) {
       }),
     finish() {
       inspector.close();
-      return { series, liveWarm: live.warm, liveEnd: live.end };
+      return { series, liveWarm: live.warm, liveEnd: live.end, lost };
     },
   };
 }
