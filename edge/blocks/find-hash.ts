@@ -8,6 +8,7 @@ import {
   lookupSealedHash,
   type RangeMeta,
 } from "../../proto/range/index.ts";
+import { webCryptoSha256 } from "../../proto/range/trailer-digest.ts";
 import type { EdgeServices } from "../services.ts";
 import type { ObjectReader } from "../store/index.ts";
 import { edgeRangeStore } from "../store/range-store.ts";
@@ -51,6 +52,7 @@ export async function findSealedHash(
       read: (key) => edgeRangeStore(s.reader).readObject(key),
       meta: (index) => ranges.meta(index),
       shards: shardCache(s.reader),
+      digest: webCryptoSha256,
     },
     head,
     hash,

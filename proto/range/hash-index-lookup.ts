@@ -7,6 +7,7 @@ import { hashKey32, hashShardKey, headHashLevels, shardOf } from "./hash-index-l
 import type { HeadObject } from "./head.ts";
 import { rangeIndexOf } from "./keys.ts";
 import * as L from "./layout.ts";
+import { type AsyncSha256, withTrailerDigest } from "./trailer-digest.ts";
 import type { RangeMeta, Span } from "./types.ts";
 
 /**
@@ -23,6 +24,8 @@ export interface HashIndexSource {
   /** Decoded shards by key: they never change, so a reader keeps them as long as they fit. */
   shards?: LoadCache<string, HashShard>;
   sha256?: CodecOptions["sha256"];
+  /** An async (native) SHA-256 that checks shard trailers instead (the edge: WebCrypto). */
+  digest?: AsyncSha256;
 }
 
 /**
@@ -46,7 +49,13 @@ export async function hashIndexCandidates(
         // The head is written after its index objects, so a missing one is damage, not a race.
         if (bytes === null)
           throw new LightedgeError("corrupt", "hash-index", `hash index object ${objectKey} is missing`);
-        return decodeHashShard(bytes, level, shard, { sha256: src.sha256 });
+        const codec = { sha256: src.sha256 };
+        return decodeHashShard(
+          bytes,
+          level,
+          shard,
+          src.digest ? await withTrailerDigest(bytes, src.digest, codec) : codec,
+        );
       };
       const decoded = await (src.shards ? src.shards.load(objectKey, load) : load());
       return shardHeights(decoded, key);
