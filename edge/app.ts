@@ -7,6 +7,7 @@ import { noHeadWarning } from "./blocks/head-source.ts";
 import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
 import { serveObject } from "./http/objects.ts";
+import { inRequestScope, type RequestLifetime } from "./request-scope.ts";
 import { dispatchRpc } from "./rpc/dispatch.ts";
 import { fastUnaryCounters } from "./rpc/fast-unary.ts";
 import { overRateLimit } from "./rpc/rate-limit.ts";
@@ -24,6 +25,8 @@ export const SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
 export function createApp(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.use("*", corsMiddleware);
+  // Per-isolate caches fill after the response through the request's waitUntil (request-scope.ts).
+  app.use("*", (c, next) => inRequestScope(lifetimeOf(c), next));
   app.use("*", async (c, next) => {
     const tooLarge = oversizedRequest(c.req.raw);
     if (tooLarge !== undefined) return tooLarge;
@@ -51,6 +54,15 @@ export const MAX_URL_BYTES = 16 * 1024;
  * local runtime 256 KiB; 64 KiB is the worker's own bound, the same everywhere. Wallets send < 1 KiB.
  */
 export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** The request's ExecutionContext; Hono throws when the runtime gave none (a plain test call). */
+function lifetimeOf(c: { executionCtx: RequestLifetime }): RequestLifetime | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
+}
 
 /** 414 URI Too Long / 431 Request Header Fields Too Large (RFC 9110 §15.5.15, RFC 6585 §5). */
 function oversizedRequest(req: Request): Response | undefined {

@@ -3,6 +3,7 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeFrame } from "../../proto/frame.ts";
 import { BlockRangeSchema } from "../../proto/index.ts";
+import { inRequestScope } from "../request-scope.ts";
 import { fetchWith, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
 import { cachedKind, createCachedReader } from "./cached-reader.ts";
 import type { ObjectReader } from "./object-reader.ts";
@@ -57,6 +58,25 @@ describe("the Cache API layer over the store (workerd's real cache)", () => {
     expect(gets).toHaveLength(1);
     expect(cached.counters.misses.meta).toBe(1);
     expect(cached.counters.hits.meta).toBe(2);
+  });
+
+  it("answers a small object's miss from the bytes it read and leaves the put to the request's waitUntil", async () => {
+    const key = `v1/cachew${crypto.randomUUID().slice(0, 2)}/r10/00000002.meta.bin`;
+    const bytes = Uint8Array.from({ length: 500 }, (_, i) => (i * 7) % 256);
+    await bucket.put(key, bytes);
+    const { reader, gets } = countedReader();
+    const cached = createCachedReader(reader, cache, { hotFrom: () => undefined });
+    const deferred: Promise<unknown>[] = [];
+    const first = await inRequestScope({ waitUntil: (p) => deferred.push(p) }, () =>
+      cached.get(key, { offset: 490, length: 100 }),
+    );
+    expect(first?.range).toEqual({ offset: 490, length: 10 });
+    expect(await bytesOf(first)).toEqual(bytes.subarray(490));
+    expect(deferred).toHaveLength(1);
+    await Promise.all(deferred);
+    expect(await bytesOf(await cached.get(key))).toEqual(bytes);
+    expect(gets).toEqual([key]);
+    expect(cached.counters.hits.meta).toBe(1);
   });
 
   it("caches range data objects only from the policy's hot range on; the head never", async () => {

@@ -1,4 +1,6 @@
-import type { ByteRange, ObjectReader, StoredObject } from "./object-reader.ts";
+import { afterResponse } from "../request-scope.ts";
+import type { ByteRange, ObjectInfo, ObjectReader, StoredObject } from "./object-reader.ts";
+import { readAll } from "./read-all.ts";
 
 /**
  * The Workers Cache API in front of the store for immutable objects (docs/workers-platform.md §3):
@@ -8,7 +10,13 @@ import type { ByteRange, ObjectReader, StoredObject } from "./object-reader.ts";
  * The cache keeps whole objects only: `put` refuses 206 responses, and `match` answers a Range
  * from a stored whole object (206, when it has a Content-Length). So a miss reads the whole object
  * once — the same one storage call a ranged read costs — puts it, and every later read, ranged or
- * not, is answered by the cache. Concurrent misses in one isolate share that fill.
+ * not, is answered by the cache. A second miss in the isolate while a fill runs reads storage.
+ *
+ * A miss of a small object (everything but range data) is answered from the bytes it read; the
+ * put runs after the response (waitUntil, edge/request-scope.ts). A random GetBlock at mainnet
+ * height misses its range's metadata and hash shard: answering after put and a second match cost
+ * three cache calls per object on its critical path instead of one (bench/edge-profile.ts).
+ * A data object's miss streams into the cache (it may be megabytes) and is matched again.
  *
  * What is cached: metadata, tree-state, subtree and block-hash index objects (small, read by every wallet) always;
  * range data objects only for the newest ranges (`hotFrom`): those every syncing wallet reads near
@@ -89,16 +97,36 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
     const from = policy.hotFrom(m[1]!, Number(m[2]));
     return from !== undefined && Number(m[3]) >= from ? kind : undefined;
   };
+  const cacheHeaders = (object: ObjectInfo) => ({
+    "content-length": String(object.size),
+    etag: object.etag,
+    "cache-control": "public, max-age=31536000, immutable",
+  });
   const fill = async (key: string, url: string): Promise<boolean> => {
     const object = await inner.get(key);
     if (object === null) return false;
-    const headers = {
-      "content-length": String(object.size),
-      etag: object.etag,
-      "cache-control": "public, max-age=31536000, immutable",
-    };
-    await cache.put(url, new Response(object.body, { headers }));
+    await cache.put(url, new Response(object.body, { headers: cacheHeaders(object) }));
     return true;
+  };
+  /** A small object's miss: read whole, answered from its bytes, put in the cache after the response. */
+  const fillSmall = async (key: string, url: string, range?: ByteRange): Promise<StoredObject | null> => {
+    let put: Promise<void> | undefined;
+    let answer: StoredObject | null = null;
+    try {
+      const object = await inner.get(key);
+      if (object === null) return null;
+      const bytes = await readAll(object.body);
+      const info = { size: bytes.length, etag: object.etag };
+      answer = fromBytes(bytes, info, range);
+      put = cache
+        .put(url, new Response(bytes.slice() as Uint8Array<ArrayBuffer>, { headers: cacheHeaders(info) }))
+        .catch(() => {})
+        .finally(() => filling.delete(key));
+    } finally {
+      if (put === undefined) filling.delete(key);
+    }
+    await afterResponse(put);
+    return answer;
   };
   return {
     counters,
@@ -119,6 +147,7 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
         return inner.get(key, range);
       }
       filling.set(key, Date.now());
+      if (kind !== "data") return fillSmall(key, url, range);
       const filled = await fill(key, url).then(
         (ok) => ok,
         () => false,
@@ -133,13 +162,27 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
   };
 }
 
+/** A whole object's bytes as a StoredObject, or the range of them (clamped to the end, as storage does). */
+function fromBytes(bytes: Uint8Array, info: ObjectInfo, range?: ByteRange): StoredObject {
+  if (range === undefined) return { ...info, body: bodyOf(bytes), bytes };
+  const offset = Math.min(range.offset, bytes.length);
+  const end = Math.min(bytes.length, range.offset + range.length);
+  const part = bytes.subarray(offset, end);
+  return { ...info, body: bodyOf(part), bytes: part, range: { offset, length: end - offset } };
+}
+
+function bodyOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new Response(bytes as Uint8Array<ArrayBuffer>).body!;
+}
+
 /** A cached whole object, or one range of it (206), as a StoredObject; null on a miss. */
 async function match(cache: Cache, url: string, range?: ByteRange): Promise<StoredObject | null> {
-  const request =
+  // A whole object is matched by URL: no Request to build (a third of a miss's cost under Miniflare).
+  const res = await cache.match(
     range === undefined
-      ? new Request(url)
-      : new Request(url, { headers: { range: `bytes=${range.offset}-${range.offset + range.length - 1}` } });
-  const res = await cache.match(request);
+      ? url
+      : new Request(url, { headers: { range: `bytes=${range.offset}-${range.offset + range.length - 1}` } }),
+  );
   if (res === undefined) return null;
   const body = res.body;
   if (body === null) return null;

@@ -30,4 +30,6 @@ export interface StoredObject extends ObjectInfo {
   body: ReadableStream<Uint8Array>;
   /** The bytes the body holds, when a range was asked for (clamped to the object's end). */
   range?: ByteRange;
+  /** The body's bytes, when the reader already holds them (a cache fill): no stream to drain. */
+  bytes?: Uint8Array;
 }
