@@ -6,22 +6,38 @@ import { type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
 import type { RangeSource } from "../../proto/pools.ts";
 import type { ChainCheck } from "../../proto/range/chain-link.ts";
 import { blockInfo, frameSpan } from "../../proto/range/index.ts";
-import type { RangeReader, SpanRead } from "../../proto/range/reader.ts";
+import type { RangeReader, SpanRead, WholeRead } from "../../proto/range/reader.ts";
 import { beforeDeadline } from "../../proto/wire/deadline.ts";
 import { readAll } from "../store/read-all.ts";
 import type { ResponseSink } from "../wire/sink.ts";
 
-/** A sealed segment's one ranged read, its body the storage's native stream. */
-export type SealedRead = SpanRead<ReadableStream<Uint8Array>>;
+/**
+ * A sealed segment's one storage read, its body the storage's native stream: a span with the
+ * range's metadata (to slice frames), or a whole range to pipe as it is (its ends only).
+ */
+export type SealedRead = SpanRead<ReadableStream<Uint8Array>> | WholeRead<ReadableStream<Uint8Array>>;
 
-/** Starts the one ranged read of `from..to` (either order, one range); callers start the next while sending one. */
+/**
+ * Starts the one read of `from..to` (either order, one range); callers start the next while
+ * sending one. `pipeWhole`: a whole range sent ascending as stored is read whole, which needs
+ * no metadata read once the range has been seen (a wallet download's ranges after the first
+ * wallet's: proto/range/reader.ts RangeEnds).
+ */
 export function startSealedRead(
   ranges: RangeReader<ReadableStream<Uint8Array>>,
   source: RangeSource,
   from: number,
   to: number,
+  pipeWhole = false,
 ): Promise<SealedRead> {
+  const size = ranges.rangeSize;
+  if (pipeWhole && source.project === undefined && from <= to && from % size === 0 && to === from + size - 1)
+    return ranges.readWhole(source.projection, from / size);
   return ranges.read(source.projection, Math.min(from, to), Math.max(from, to));
+}
+
+function isWhole(read: SealedRead): read is WholeRead<ReadableStream<Uint8Array>> {
+  return !("meta" in read);
 }
 
 /**
@@ -41,14 +57,15 @@ export async function writeSealedSegment(
   checkSealedRun(check, read, from, to);
   // A native pipe runs to the segment's end (see ResponseSink.pipe): the deadline is checked
   // between segments, so a stream ends at most one range object after it.
-  if (source.project === undefined && from <= to) return sink.pipe(read.body);
+  if (isWhole(read) || (source.project === undefined && from <= to)) return sink.pipe(read.body);
   // One copy into one buffer, so a descending range costs one write per range object.
   await sink.write(concatBytes(await sealedFrames(read, from, to, source, signal)));
 }
 
 /** Continuity of a sealed run `from..to` (sending order) with what was sent before, from its metadata. */
 export function checkSealedRun(check: ChainCheck, read: SealedRead, from: number, to: number): void {
-  check.run(blockInfo(read.meta, from), blockInfo(read.meta, to));
+  if (isWhole(read)) check.run(read.first, read.last);
+  else check.run(blockInfo(read.meta, from), blockInfo(read.meta, to));
 }
 
 /**
@@ -62,6 +79,8 @@ export async function sealedFrames(
   source: RangeSource,
   signal?: AbortSignal,
 ): Promise<Uint8Array[]> {
+  if (isWhole(read))
+    throw new LightedgeError("internal", "edge.sealed", "a whole-range read has no frame table");
   const { meta, span } = read;
   const bytes = await beforeDeadline(signal, readAll(read.body));
   if (bytes.length !== span.length) {

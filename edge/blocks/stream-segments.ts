@@ -36,13 +36,13 @@ export type Piece =
  * 6 connections a Worker may hold). The deadline is checked between segments. Reads and origin
  * streams left open by an error or an early return are released. Ends with `endError` if set.
  */
-export async function* segmentPieces(stream: RangeStream): AsyncGenerator<Piece> {
+export async function* segmentPieces(stream: RangeStream, pipeWhole = false): AsyncGenerator<Piece> {
   const { segments, opened, source, ranges } = stream;
   const signal = stream.deadline.signal;
   const prepare = (i: number): Promise<SealedRead> | undefined => {
     const seg = segments[i];
     if (seg?.kind !== "sealed") return undefined;
-    const read = startSealedRead(ranges, source, seg.from, seg.to);
+    const read = startSealedRead(ranges, source, seg.from, seg.to, pipeWhole);
     read.catch(() => {});
     return read;
   };
@@ -82,7 +82,8 @@ export async function sendSegments(
   const check = new ChainCheck(stream.ascending);
   const signal = stream.deadline.signal;
   try {
-    for await (const piece of segmentPieces(stream)) {
+    // Sealed bytes are piped as stored: whole ranges may be read without their frame tables.
+    for await (const piece of segmentPieces(stream, true)) {
       if (piece.kind === "sealed")
         await writeSealedSegment(sink, piece.read, piece.from, piece.to, stream.source, check, signal);
       else await beforeDeadline(signal, writeOriginSegment(sink, piece.segment, check));

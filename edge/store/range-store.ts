@@ -1,6 +1,7 @@
 import { RangeReader, type RangeStore } from "../../proto/range/reader.ts";
+import { webCryptoSha256 } from "../../proto/range/trailer-digest.ts";
 import type { ObjectReader } from "./object-reader.ts";
-import { readAll } from "./read-all.ts";
+import { objectBytes } from "./read-all.ts";
 
 /**
  * Range metadata kept per isolate and network: immutable objects, so they stay for as long as
@@ -18,7 +19,7 @@ export function edgeRangeStore(reader: ObjectReader): RangeStore<ReadableStream<
   return {
     async readObject(key) {
       const object = await reader.get(key);
-      return object === null ? null : readAll(object.body);
+      return object === null ? null : objectBytes(object);
     },
     async readSpan(key, span) {
       const object = await reader.get(key, span);
@@ -42,6 +43,8 @@ export function createRangeReaders(reader: ObjectReader) {
         rangeSize,
         cacheEntries: META_CACHE_ENTRIES,
         sharing: "settled",
+        // Native SHA-256: the JavaScript one was most of a random GetBlock's CPU (proto/range/trailer-digest.ts).
+        digest: webCryptoSha256,
       });
       readers.set(key, r);
     }
