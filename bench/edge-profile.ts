@@ -4,11 +4,24 @@
 // the Miniflare tree's CPU per request from /proc.
 // Usage: node bench/scale/generate.ts --to 20999 --payload-scale 0.05 --store dir:/tmp/s
 //        node bench/edge-profile.ts /tmp/s [SECONDS] [BUNDLE_DIR]
+// Knobs (environment): PROFILE_ONLY=TEXT profiles only kinds whose name holds TEXT;
+// PROFILE_CALLERS=REGEX prints the call chains of functions matching REGEX;
+// EDGE_PROFILE_ENV='{"CACHE_HOT_RANGES":"off"}' adds worker vars (here: no Cache API layer).
 
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { encodeFrame } from "../proto/frame.ts";
-import { BlockRangeSchema, ChainSpecSchema } from "../proto/index.ts";
+import { BlockIDSchema, BlockRangeSchema, ChainSpecSchema } from "../proto/index.ts";
+import {
+  blockInfo,
+  decodeHead,
+  decodeRangeMeta,
+  headKey,
+  lastRangeIndex,
+  rangeKeys,
+} from "../proto/range/index.ts";
 import { buildBundle } from "./edge-runtimes.ts";
 import { connectInspector, freePort } from "./lib/isolate-inspector.ts";
 import { createCpuMeter } from "./lib/proc-cpu.ts";
@@ -26,6 +39,27 @@ interface Kind {
 }
 
 let rangeStart = 1000;
+const head = decodeHead(readFileSync(join(storeDir, headKey("mainnet"))));
+const lastRange = lastRangeIndex(head);
+/** A random sealed height past the first 20 ranges (which the range kind walks: their metadata is cached). */
+const randomHeight = () =>
+  Math.min(
+    lastRange * head.rangeSize + head.rangeSize - 1,
+    20 * head.rangeSize + Math.floor(Math.random() * ((lastRange - 19) * head.rangeSize)),
+  );
+/** The wire hash of a sealed height, from its range's metadata in the store directory. */
+const wireHashAt = (height: number) => {
+  const key = rangeKeys("mainnet", head.rangeSize, Math.floor(height / head.rangeSize)).meta;
+  return blockInfo(decodeRangeMeta(readFileSync(join(storeDir, key))), height).wireHash;
+};
+const getBlock = (id: { height?: bigint; hash?: Uint8Array }) => ({
+  path: `${SERVICE}/GetBlock`,
+  init: {
+    method: "POST",
+    headers: { "content-type": "application/proto", "connect-protocol-version": "1" },
+    body: toBinary(BlockIDSchema, create(BlockIDSchema, id)),
+  },
+});
 const kinds: Kind[] = [
   { name: "healthz", init: () => ({ path: "/healthz", init: {} }) },
   {
@@ -47,6 +81,35 @@ const kinds: Kind[] = [
       const range = create(BlockRangeSchema, {
         start: { height: BigInt(rangeStart) },
         end: { height: BigInt(rangeStart + 99) },
+      });
+      return {
+        path: `${SERVICE}/GetBlockRange`,
+        init: {
+          method: "POST",
+          headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" },
+          body: encodeFrame(toBinary(BlockRangeSchema, range)),
+        },
+      };
+    },
+  },
+  // Random sealed heights: each request misses the isolate's metadata (and, by hash, shard) caches
+  // as most of scale.blockByHash's 1,000 calls do at 3.5 M blocks.
+  {
+    name: "GetBlock by height, random (Connect proto)",
+    init: () => getBlock({ height: BigInt(randomHeight()) }),
+  },
+  {
+    name: "GetBlock by hash, random (Connect proto)",
+    init: () => getBlock({ hash: wireHashAt(randomHeight()) }),
+  },
+  {
+    // A wallet download's request (bench/scenarios/scale.ts): 10 ranges, metadata not yet cached.
+    name: "GetBlockRange 10000, random start (gRPC-web)",
+    init: () => {
+      const start = Math.min(randomHeight(), lastRange * head.rangeSize - 10_000);
+      const range = create(BlockRangeSchema, {
+        start: { height: BigInt(start) },
+        end: { height: BigInt(start + 9_999) },
       });
       return {
         path: `${SERVICE}/GetBlockRange`,
@@ -119,7 +182,12 @@ const child = spawn(
     new URL("./edge-miniflare-server.ts", import.meta.url).pathname,
     bundle,
     "/tmp/edge-profile-no-r2",
-    JSON.stringify({ NETWORKS: "mainnet", STORE_PUBLIC_URL: store.url, ORIGIN_URL: "" }),
+    JSON.stringify({
+      NETWORKS: "mainnet",
+      STORE_PUBLIC_URL: store.url,
+      ORIGIN_URL: "",
+      ...JSON.parse(process.env.EDGE_PROFILE_ENV ?? "{}"),
+    }),
   ],
   {
     stdio: ["ignore", "pipe", "inherit"],
@@ -135,6 +203,7 @@ try {
   await cdp("Profiler.enable");
   await cdp("Profiler.setSamplingInterval", { interval: 50 });
   for (const kind of kinds) {
+    if (process.env.PROFILE_ONLY && !kind.name.includes(process.env.PROFILE_ONLY)) continue;
     for (let i = 0; i < 100; i++) await call(url, kind); // warm: head, metadata, connections
     const meter = createCpuMeter([child.pid!]);
     await cdp("Profiler.start");
@@ -205,4 +274,27 @@ function report(name: string, requests: number, wallMsPerReq: number, cpuMsPerRe
     .slice(0, 25);
   for (const [label, us] of top)
     process.stdout.write(`  ${(us / requests).toFixed(1).padStart(8)} µs  ${label}\n`);
+  if (process.env.PROFILE_CALLERS) {
+    const parent = new Map<number, number>();
+    for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const lab = (id: number) => {
+      const f = byId.get(id)!.callFrame;
+      return `${f.functionName || "(anon)"}:${f.lineNumber + 1}`;
+    };
+    const chains = new Map<string, number>();
+    p.samples.forEach((id, i) => {
+      const f = byId.get(id)!.callFrame;
+      if (!new RegExp(process.env.PROFILE_CALLERS!).test(f.functionName)) return;
+      const chain = [];
+      let cur: number | undefined = id;
+      for (let d = 0; d < 8 && cur !== undefined; d++) {
+        chain.push(lab(cur));
+        cur = parent.get(cur);
+      }
+      const k = chain.join(" < ");
+      chains.set(k, (chains.get(k) ?? 0) + (p.timeDeltas[i] ?? 0));
+    });
+    for (const [k, us] of [...chains].sort((a, b) => b[1] - a[1]).slice(0, 8))
+      process.stdout.write(`    ${(us / requests).toFixed(1).padStart(8)} µs  ${k}\n`);
+  }
 }
