@@ -14,7 +14,12 @@ export interface BackfillBlock extends BlockNoteCommitments {
   ironwoodSize?: number;
 }
 
-/** Blocks `from..to` read back from the sealed ranges' "full" projection (one ranged read per range). */
+/**
+ * Blocks `from..to` read back from the sealed ranges' "full" projection (one ranged read per range).
+ * Hashes and commitments are copied out: protobuf-es decodes bytes fields as views of the input,
+ * and a leaf held until its 2¹⁶-leaf subtree completes (pool-lane.ts) would pin its whole range's
+ * read (megabytes) — a dev chain's rarely used pool pinned every range read: 5.9 GB at 200,000 blocks.
+ */
 export async function* storedBlocks(
   sealed: SealedReader,
   from: number,
@@ -24,12 +29,12 @@ export async function* storedBlocks(
     const block = fromBinary(CompactBlockSchema, b.frame.subarray(FRAME_HEADER_BYTES));
     yield {
       height: b.height,
-      wireHash: b.wireHash,
+      wireHash: b.wireHash.slice(),
       time: block.time,
       ironwoodSize: block.chainMetadata?.ironwoodCommitmentTreeSize ?? 0,
-      saplingCmus: block.vtx.flatMap((tx) => tx.outputs.map((o) => o.cmu)),
-      orchardCmxs: block.vtx.flatMap((tx) => tx.actions.map((a) => a.cmx)),
-      ironwoodCmxs: block.vtx.flatMap((tx) => tx.ironwoodActions.map((a) => a.cmx)),
+      saplingCmus: block.vtx.flatMap((tx) => tx.outputs.map((o) => o.cmu.slice())),
+      orchardCmxs: block.vtx.flatMap((tx) => tx.actions.map((a) => a.cmx.slice())),
+      ironwoodCmxs: block.vtx.flatMap((tx) => tx.ironwoodActions.map((a) => a.cmx.slice())),
     };
   }
 }

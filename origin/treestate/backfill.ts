@@ -55,8 +55,15 @@ export interface BackfillMismatch {
 /** Ironwood is hashed as Orchard (origin/trees/README.md). */
 const POOLS: readonly TreePool[] = ["sapling", "orchard", "ironwood"];
 
+/**
+ * A block waiting for its range to be written: its identity and tree sizes only. Its leaves are
+ * in the pool lanes; a range waits until the subtree jobs its blocks end in have started, which
+ * for a pool with few leaves is many ranges later, so a row must not hold them (or its block).
+ */
 interface Row {
-  block: BackfillBlock;
+  height: number;
+  wireHash: Uint8Array;
+  time: number;
   sizes: Record<TreePool, number>;
 }
 
@@ -78,7 +85,7 @@ export async function runBackfill(o: BackfillOptions): Promise<{ ranges: number;
   const emitReady = async (all: boolean) => {
     for (;;) {
       const { last: end } = rangeBounds(next, o.rangeSize);
-      const upto = rows.findIndex((r) => r.block.height === end);
+      const upto = rows.findIndex((r) => r.height === end);
       if (upto < 0) return;
       const part = rows.slice(0, upto + 1);
       if (!all && !part.every((r) => POOLS.every((p) => lanes[p].ready(r.sizes[p])))) return;
@@ -95,7 +102,9 @@ export async function runBackfill(o: BackfillOptions): Promise<{ ranges: number;
     };
     for (const pool of POOLS) lanes[pool].add(block.height, block.wireHash, leaves[pool]);
     rows.push({
-      block,
+      height: block.height,
+      wireHash: block.wireHash,
+      time: block.time,
       sizes: {
         sapling: lanes.sapling.size(),
         orchard: lanes.orchard.size(),
@@ -140,7 +149,7 @@ async function emitRange(
   const blocks: TreeStateBlock[] = [];
   const newRoots: Record<TreePool, number[]> = { sapling: [], orchard: [], ironwood: [] };
   for (const r of rows) {
-    const b: TreeStateBlock = { height: r.block.height, wireHash: r.block.wireHash, time: r.block.time };
+    const b: TreeStateBlock = { height: r.height, wireHash: r.wireHash, time: r.time };
     for (const pool of POOLS) {
       const n = r.sizes[pool];
       const activation = o.activations[pool];
@@ -148,7 +157,7 @@ async function emitRange(
         const { tree, newRoots: roots } = await lanes[pool].treeAt(n);
         b[pool] = tree;
         newRoots[pool].push(...roots);
-      } else if ((activation !== undefined && r.block.height >= activation) || (o.start[pool] ?? "") !== "") {
+      } else if ((activation !== undefined && r.height >= activation) || (o.start[pool] ?? "") !== "") {
         b[pool] = { parents: [] };
       }
     }
