@@ -12,8 +12,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { create, toBinary } from "@bufbuild/protobuf";
-import { encodeFrame } from "../proto/frame.ts";
-import { BlockIDSchema, BlockRangeSchema, ChainSpecSchema } from "../proto/index.ts";
+import { BlockIDSchema, ChainSpecSchema } from "../proto/index.ts";
 import {
   blockInfo,
   decodeHead,
@@ -25,6 +24,7 @@ import {
 import { buildBundle } from "./edge-runtimes.ts";
 import { connectInspector, freePort } from "./lib/isolate-inspector.ts";
 import { createCpuMeter } from "./lib/proc-cpu.ts";
+import { rangeRequest } from "./lib/rpc-requests.ts";
 import { spawnStoreServer } from "./lib/store-server.ts";
 
 const [storeDir, secondsArg, bundleArg] = process.argv.slice(2);
@@ -60,6 +60,14 @@ const getBlock = (id: { height?: bigint; hash?: Uint8Array }) => ({
     body: toBinary(BlockIDSchema, create(BlockIDSchema, id)),
   },
 });
+/** GetBlockRange over gRPC-web, as the load benches send it (lib/rpc-requests.ts). */
+const blockRange = (start: number, end: number) => {
+  const r = rangeRequest(start, end);
+  return {
+    path: r.path,
+    init: { method: r.method, headers: r.headers, body: Buffer.from(r.bodyBase64!, "base64") },
+  };
+};
 const kinds: Kind[] = [
   { name: "healthz", init: () => ({ path: "/healthz", init: {} }) },
   {
@@ -78,18 +86,7 @@ const kinds: Kind[] = [
     init: () => {
       // Walk 100-block windows through ranges 1…19 so metadata is cached after the first pass.
       rangeStart = rangeStart >= 19_800 ? 1000 : rangeStart + 100;
-      const range = create(BlockRangeSchema, {
-        start: { height: BigInt(rangeStart) },
-        end: { height: BigInt(rangeStart + 99) },
-      });
-      return {
-        path: `${SERVICE}/GetBlockRange`,
-        init: {
-          method: "POST",
-          headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" },
-          body: encodeFrame(toBinary(BlockRangeSchema, range)),
-        },
-      };
+      return blockRange(rangeStart, rangeStart + 99);
     },
   },
   // Random sealed heights: each request misses the isolate's metadata (and, by hash, shard) caches
@@ -107,18 +104,7 @@ const kinds: Kind[] = [
     name: "GetBlockRange 10000, random start (gRPC-web)",
     init: () => {
       const start = Math.min(randomHeight(), lastRange * head.rangeSize - 10_000);
-      const range = create(BlockRangeSchema, {
-        start: { height: BigInt(start) },
-        end: { height: BigInt(start + 9_999) },
-      });
-      return {
-        path: `${SERVICE}/GetBlockRange`,
-        init: {
-          method: "POST",
-          headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" },
-          body: encodeFrame(toBinary(BlockRangeSchema, range)),
-        },
-      };
+      return blockRange(start, start + 9_999);
     },
   },
 ];

@@ -133,11 +133,7 @@ export class RangeReader<Body> {
    * ends are known (any earlier decode of its metadata), else its metadata first.
    */
   async readWhole(projection: Projection, index: number): Promise<WholeRead<Body>> {
-    let ends = this.#ends.get(index);
-    if (ends === undefined) {
-      await this.meta(index);
-      ends = this.#ends.get(index)!;
-    }
+    const ends = this.#ends.get(index) ?? endsOf(await this.meta(index));
     const length = ends.lengths[projection];
     const key = rangeKeys(this.network, this.rangeSize, index).data[projection];
     const body = await this.#fetch(key, { offset: 0, length }, length);
@@ -194,17 +190,21 @@ export class RangeReader<Body> {
     const codec = this.#digest ? await withTrailerDigest(bytes, this.#digest, this.#codec) : this.#codec;
     const meta = decodeRangeMeta(bytes, codec);
     assertMetaIdentity(meta, { network: this.network, rangeSize: this.rangeSize, index });
-    this.#ends.set(index, {
-      first: blockInfo(meta, meta.firstHeight),
-      last: blockInfo(meta, meta.lastHeight),
-      lengths: {
-        shielded: meta.sections.shielded.length,
-        full: meta.sections.full.length,
-        nullifiers: meta.sections.nullifiers.length,
-      },
-    });
+    this.#ends.set(index, endsOf(meta));
     return meta;
   }
+}
+
+function endsOf(meta: RangeMeta): RangeEnds {
+  return {
+    first: blockInfo(meta, meta.firstHeight),
+    last: blockInfo(meta, meta.lastHeight),
+    lengths: {
+      shielded: meta.sections.shielded.length,
+      full: meta.sections.full.length,
+      nullifiers: meta.sections.nullifiers.length,
+    },
+  };
 }
 
 /** The stored frame of `height` in a read whose body is its bytes, without copying. */
