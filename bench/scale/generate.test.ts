@@ -21,13 +21,14 @@ describe("scale generator", () => {
       workers: 2,
       seed: "test",
     });
-    expect(r).toMatchObject({ ranges: 6, tip: 2_999, objects: 32 });
+    // 6 ranges × 5 objects, one hash shard, one range-ends object (a recent level of 6), the head.
+    expect(r).toMatchObject({ ranges: 6, tip: 2_999, objects: 33 });
     const store = createDirectoryStore(dir);
     const audit = await auditStore(store, "mainnet", 500);
     expect(audit.ranges).toBe(6);
     expect(audit.head?.tip?.height).toBe(2_999);
     // The block-hash index of all 3,000 blocks (one recent level: fewer ranges than an epoch).
-    expect(audit.hashIndex).toEqual({ levels: 1, shards: 1, entries: 3_000 });
+    expect(audit.hashIndex).toEqual({ levels: 1, shards: 1, entries: 3_000, rangeEnds: 1 });
     expect(audit.bytes).toBe(r.bytes.shielded + r.bytes.full + r.bytes.nullifiers);
     const trees = await store.get(treeStateKey("mainnet", 500, 5));
     expect(decodeTreeStateRange(trees!).header).toMatchObject({

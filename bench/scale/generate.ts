@@ -11,6 +11,7 @@ import {
   HashIndexBuilder,
   type HeadObject,
   headKey,
+  type RangeEnds,
 } from "../../proto/range/index.ts";
 import { startMoto } from "../../test/support/moto.ts";
 import { pointPools } from "./points.ts";
@@ -63,6 +64,7 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
   const started = performance.now();
   const bytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0, hashIndex: 0 };
   const hashEntries: HashEntries[] = new Array(rangeCount);
+  const ends: RangeEnds[] = new Array(rangeCount);
   let tip: { height: number; wireHash: Uint8Array; time: number } | undefined;
   let done = 0;
   let lastLog = started;
@@ -89,6 +91,7 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
             done++;
             for (const k of Object.keys(bytes) as (keyof typeof bytes)[]) bytes[k] += m.bytes[k] ?? 0;
             hashEntries[m.index] = m.hashEntries;
+            ends[m.index] = m.ends;
             if (m.index === rangeCount - 1) tip = m.tip;
             const now = performance.now();
             if (o.log && now - lastLog > 5000) {
@@ -106,7 +109,7 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
       });
     }),
   );
-  // The block-hash index of every range (what the sealer leaves for this head: its base and
+  // The block-hash index and range ends of every range (what the sealer leaves for this head: its base and
   // recent levels), then the head last, once everything it names is durable
   // (proto/range-format.md §Head, §Hash index).
   const store = openStore(o.store);
@@ -116,7 +119,7 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
     firstIndex: 0,
     epochRanges: o.hashEpochRanges,
   });
-  for (let index = 0; index < rangeCount; index++) hashIndex.add(index, hashEntries[index]!);
+  for (let index = 0; index < rangeCount; index++) hashIndex.add(index, hashEntries[index]!, ends[index]!);
   const indexObjects = hashIndex.objects(codecOptions);
   await forEachLimited(indexObjects, 16, async (obj) => {
     await store.put(obj.key, obj.bytes, { contentType: "application/octet-stream", immutable: true });

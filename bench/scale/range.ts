@@ -8,6 +8,8 @@ import { wireHashOf } from "../../proto/bytes.ts";
 import {
   blockHashEntries,
   encodeSealedRange,
+  endsOfEncoded,
+  type RangeEnds,
   rangeKeys,
   type SealedBlockInput,
 } from "../../proto/range/index.ts";
@@ -47,6 +49,8 @@ export interface RangeObjects {
   tip: { height: number; wireHash: Uint8Array; time: number };
   /** Block-hash index entries of the range's blocks (proto/range/hash-index-codec.ts). */
   hashEntries: BigUint64Array;
+  /** The range's ends, for its level's range-ends object (proto/range/range-ends.ts). */
+  ends: RangeEnds;
   /** Bytes per projection (and meta, trees) for the totals. */
   bytes: { shielded: number; full: number; nullifiers: number; meta: number; trees: number };
 }
@@ -317,10 +321,8 @@ export function createRangeBuilder(o: RangeOptions) {
       });
       prev = wireHash;
     }
-    const encoded = encodeSealedRange(
-      { network: o.network, rangeSize: o.rangeSize, index, blocks },
-      codecOptions,
-    );
+    const input = { network: o.network, rangeSize: o.rangeSize, index, blocks };
+    const encoded = encodeSealedRange(input, codecOptions);
     const treeBytes = encodeTreeStateRange({ network: chainName(o.network), blocks: trees });
     const keys = rangeKeys(o.network, o.rangeSize, index);
     const lastBlock = blocks[blocks.length - 1]!;
@@ -335,6 +337,7 @@ export function createRangeBuilder(o: RangeOptions) {
       ],
       tip: { height: lastBlock.height, wireHash: lastBlock.wireHash, time: lastBlock.time },
       hashEntries: blockHashEntries(blocks),
+      ends: endsOfEncoded(input, encoded),
       bytes: {
         shielded: encoded.data.shielded.length,
         full: encoded.data.full.length,

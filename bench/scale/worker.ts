@@ -1,12 +1,13 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { openStore } from "../../origin/store/index.ts";
+import type { RangeEnds } from "../../proto/range/index.ts";
 import { pointPools } from "./points.ts";
 import { createRangeBuilder, type RangeOptions } from "./range.ts";
 
 /**
  * One generator thread: builds the ranges `first + k·stride` below `end` and writes their objects
  * (data, metadata, tree states) to the store, `inFlight` ranges uploading at once. Reports each
- * range's tip, hash-index entries and byte counts to the main thread, which writes the hash index
+ * range's tip, hash-index entries, ends and byte counts to the main thread, which writes the hash index
  * and then the head once all are durable.
  */
 export interface WorkerJob {
@@ -24,6 +25,7 @@ export type WorkerMessage =
       index: number;
       tip: { height: number; wireHash: Uint8Array; time: number };
       hashEntries: BigUint64Array;
+      ends: RangeEnds;
       bytes: Record<string, number>;
     }
   | { kind: "done" }
@@ -47,6 +49,7 @@ async function run(job: WorkerJob): Promise<void> {
         index,
         tip: range.tip,
         hashEntries: range.hashEntries,
+        ends: range.ends,
         bytes: range.bytes,
       };
       parentPort!.postMessage(message, [range.hashEntries.buffer as ArrayBuffer]);

@@ -12,6 +12,7 @@ import {
 } from "../../proto/index.ts";
 import { type RangeRpc, rangeSourceFor } from "../../proto/pools.ts";
 import { ChainCheck } from "../../proto/range/chain-link.ts";
+import { headEndsLevels } from "../../proto/range/index.ts";
 import { beforeDeadline, type Deadline, orDeadline } from "../../proto/wire/deadline.ts";
 import { checkBlockRange, MAX_SMALL_REQUEST_BYTES } from "../../proto/wire/limits.ts";
 import { contentTypeOf, isFramed, type WireProtocol } from "../../proto/wire/protocol.ts";
@@ -104,7 +105,8 @@ async function planRangeStream(
   const signal = deadline.signal;
   let { start, end, pools } = checkBlockRange(rpc, range);
   const source = rangeSourceFor(rpc, pools);
-  const extent = extentOf(await beforeDeadline(signal, s.heads.head(network)));
+  const head = await beforeDeadline(signal, s.heads.head(network));
+  const extent = extentOf(head);
   const origin = s.origin(network);
   let endError: unknown;
   if (origin === undefined && Math.max(start, end) > extent.tipHeight) {
@@ -135,6 +137,7 @@ async function planRangeStream(
     source,
     ranges: s.ranges(network, extent.rangeSize),
     ascending: start <= end,
+    endsLevels: head === null ? [] : headEndsLevels(head),
     deadline,
     endError,
   };

@@ -5,7 +5,7 @@ import { encodeFrame, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import { type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
 import type { RangeSource } from "../../proto/pools.ts";
 import type { ChainCheck } from "../../proto/range/chain-link.ts";
-import { blockInfo, frameSpan } from "../../proto/range/index.ts";
+import { blockInfo, frameSpan, type HashIndexLevel } from "../../proto/range/index.ts";
 import type { RangeReader, SpanRead, WholeRead } from "../../proto/range/reader.ts";
 import { beforeDeadline } from "../../proto/wire/deadline.ts";
 import { readAll } from "../store/read-all.ts";
@@ -20,8 +20,8 @@ export type SealedRead = SpanRead<ReadableStream<Uint8Array>> | WholeRead<Readab
 /**
  * Starts the one read of `from..to` (either order, one range); callers start the next while
  * sending one. `pipeWhole`: a whole range sent ascending as stored is read whole, which needs
- * no metadata read once the range has been seen (a wallet download's ranges after the first
- * wallet's: proto/range/reader.ts RangeEnds).
+ * no metadata read when the head's range-ends objects (`endsLevels`) cover the range or the
+ * range has been seen (proto/range/range-ends.ts: one read per level, not one per range).
  */
 export function startSealedRead(
   ranges: RangeReader<ReadableStream<Uint8Array>>,
@@ -29,10 +29,11 @@ export function startSealedRead(
   from: number,
   to: number,
   pipeWhole = false,
+  endsLevels: readonly HashIndexLevel[] = [],
 ): Promise<SealedRead> {
   const size = ranges.rangeSize;
   if (pipeWhole && source.project === undefined && from <= to && from % size === 0 && to === from + size - 1)
-    return ranges.readWhole(source.projection, from / size);
+    return ranges.readWhole(source.projection, from / size, endsLevels);
   return ranges.read(source.projection, Math.min(from, to), Math.max(from, to));
 }
 
@@ -64,7 +65,11 @@ export async function writeSealedSegment(
 
 /** Continuity of a sealed run `from..to` (sending order) with what was sent before, from its metadata. */
 export function checkSealedRun(check: ChainCheck, read: SealedRead, from: number, to: number): void {
-  if (isWhole(read)) check.run(read.first, read.last);
+  if (isWhole(read))
+    check.ascendingRun(
+      { height: read.ends.firstHeight, wirePrevHash: read.ends.parentWireHash },
+      { height: read.ends.lastHeight, wireHash: read.ends.lastWireHash },
+    );
   else check.run(blockInfo(read.meta, from), blockInfo(read.meta, to));
 }
 

@@ -1,6 +1,7 @@
 import { toConnectError } from "../../proto/errors.ts";
 import type { RangeSource } from "../../proto/pools.ts";
 import { ChainCheck } from "../../proto/range/chain-link.ts";
+import type { HashIndexLevel } from "../../proto/range/index.ts";
 import type { RangeReader } from "../../proto/range/reader.ts";
 import { beforeDeadline, type Deadline, orDeadline } from "../../proto/wire/deadline.ts";
 import { endOfStream } from "../../proto/wire/end-stream.ts";
@@ -19,6 +20,8 @@ export interface RangeStream {
   source: RangeSource;
   ranges: RangeReader<ReadableStream<Uint8Array>>;
   ascending: boolean;
+  /** The head's range-ends levels: whole ranges they cover are read without metadata. */
+  endsLevels: readonly HashIndexLevel[];
   /** The client's deadline: checked between segments. */
   deadline: Deadline;
   /** An error to end with after every segment is sent (a range past the tip: OutOfRange). */
@@ -42,7 +45,7 @@ export async function* segmentPieces(stream: RangeStream, pipeWhole = false): As
   const prepare = (i: number): Promise<SealedRead> | undefined => {
     const seg = segments[i];
     if (seg?.kind !== "sealed") return undefined;
-    const read = startSealedRead(ranges, source, seg.from, seg.to, pipeWhole);
+    const read = startSealedRead(ranges, source, seg.from, seg.to, pipeWhole, stream.endsLevels);
     read.catch(() => {});
     return read;
   };

@@ -4,12 +4,15 @@ import {
   blockInfo,
   decodeHead,
   encodeHead,
+  endsOf,
   type HashEntries,
   HashIndexBuilder,
   type HeadObject,
   headKey,
   lastWireHash,
   metaHashEntries,
+  RANGE_ENDS_VERSION,
+  type RangeEnds,
 } from "../../proto/range/index.ts";
 import type { ChainSource } from "../node/ports.ts";
 import type { BlobStore } from "../store/index.ts";
@@ -48,9 +51,7 @@ const MIN_RANGES_IN_FLIGHT = 64;
 
 /** What bootstrap keeps of each range: its ends and its hash-index entries, not the whole table. */
 interface RangeSummary {
-  lastHeight: number;
-  lastWireHash: Uint8Array;
-  parentWireHash: Uint8Array;
+  ends: RangeEnds;
   lastTime: number;
   entries: HashEntries;
 }
@@ -87,9 +88,7 @@ export async function bootstrapFromStore(options: BootstrapOptions): Promise<Boo
     if (meta === undefined || nodeHash !== displayHex(lastWireHash(meta))) mismatches.push(index);
     else
       ranges.set(index, {
-        lastHeight: meta.lastHeight,
-        lastWireHash: lastWireHash(meta),
-        parentWireHash: meta.parentWireHash,
+        ends: endsOf(meta),
         lastTime: blockInfo(meta, meta.lastHeight).time,
         entries: metaHashEntries(meta),
       });
@@ -97,7 +96,8 @@ export async function bootstrapFromStore(options: BootstrapOptions): Promise<Boo
   for (const index of indexes.slice(1)) {
     const range = ranges.get(index);
     const previous = ranges.get(index - 1);
-    if (range && previous && !equalBytes(range.parentWireHash, previous.lastWireHash)) mismatches.push(index);
+    if (range && previous && !equalBytes(range.ends.parentWireHash, previous.ends.lastWireHash))
+      mismatches.push(index);
   }
   mismatches.sort((a, b) => a - b);
   const kept = mismatches.length === 0 ? head.rangeCount : mismatches[0]! - firstIndex;
@@ -107,19 +107,29 @@ export async function bootstrapFromStore(options: BootstrapOptions): Promise<Boo
     firstIndex,
     epochRanges: head.hashIndex?.epochRanges ?? options.hashIndexEpochRanges,
   });
-  for (let k = 0; k < kept; k++) hashIndex.add(firstIndex + k, ranges.get(firstIndex + k)!.entries);
+  for (let k = 0; k < kept; k++) {
+    const range = ranges.get(firstIndex + k)!;
+    hashIndex.add(firstIndex + k, range.entries, range.ends);
+  }
   if (mismatches.length === 0) {
     options.log.info(
       { ranges: head.rangeCount, sealedTip: head.tip?.height },
       "store ranges verified against the node",
     );
+    const endsStored = head.hashIndex?.rangeEnds === RANGE_ENDS_VERSION;
     if (head.hashIndex !== undefined) {
-      hashIndex.baseStored();
-      return { head, mismatches, hashIndex };
+      // The shards the head names are there; its range-ends objects too when it names them.
+      hashIndex.baseStored(endsStored);
+      if (endsStored) return { head, mismatches, hashIndex };
     }
     const indexed = { ...head, hashIndex: hashIndex.headField, updatedAt: new Date().toISOString() };
     await writeHead(options, indexed, hashIndex);
-    options.log.info({ ranges: head.rangeCount }, "block-hash index written for the adopted ranges");
+    options.log.info(
+      { ranges: head.rangeCount },
+      head.hashIndex === undefined
+        ? "block-hash index and range ends written for the adopted ranges"
+        : "range ends written for the adopted ranges",
+    );
     return { head: indexed, mismatches, hashIndex };
   }
   options.log.error(
@@ -129,7 +139,7 @@ export async function bootstrapFromStore(options: BootstrapOptions): Promise<Boo
   const last = ranges.get(mismatches[0]! - 1);
   const tip =
     kept > 0 && last
-      ? { height: last.lastHeight, displayHash: displayHex(last.lastWireHash), time: last.lastTime }
+      ? { height: last.ends.lastHeight, displayHash: displayHex(last.ends.lastWireHash), time: last.lastTime }
       : null;
   const cut: HeadObject = {
     ...head,

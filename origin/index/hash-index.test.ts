@@ -43,7 +43,7 @@ async function seal(dev: DevNode, store: BlobStore): Promise<number> {
 /** Every sealed block's hash gives its height through the store's index alone; random hashes give none. */
 async function expectIndexAnswers(dev: DevNode, store: BlobStore, sealedTip: number): Promise<void> {
   const head = decodeHead((await store.get(headKey("regtest")))!);
-  expect(head.hashIndex).toEqual({ version: 1, epochRanges: EPOCH });
+  expect(head.hashIndex).toEqual({ version: 1, epochRanges: EPOCH, rangeEnds: 1 });
   const sealed = createSealedReader(store, "regtest", RANGE);
   const reads: string[] = [];
   const source = {
@@ -75,7 +75,7 @@ describe("the block-hash index, maintained by sealing", () => {
     const tip = await seal(dev, store);
     expect(tip).toBe(239); // 24 ranges: a base level of 6 epochs, no recent level
     const audit = await auditStore(store, "regtest", RANGE);
-    expect(audit.hashIndex).toEqual({ levels: 1, shards: 1, entries: 240 });
+    expect(audit.hashIndex).toEqual({ levels: 1, shards: 1, entries: 240, rangeEnds: 1 });
     await expectIndexAnswers(dev, store, tip);
   });
 
@@ -101,7 +101,7 @@ describe("the block-hash index, maintained by sealing", () => {
     const store = createDirectoryStore(storeDir);
     expect(await seal(dev, store)).toBe(49);
     const before = await auditStore(store, "regtest", RANGE);
-    expect(before.hashIndex).toEqual({ levels: 2, shards: 2, entries: 50 });
+    expect(before.hashIndex).toEqual({ levels: 2, shards: 2, entries: 50, rangeEnds: 2 });
     const base = "v1/regtest/r10/hash/00000000-00000003/0000.bin";
     const baseBytes = await store.get(base);
     dev.chain.mine(20);
@@ -111,6 +111,7 @@ describe("the block-hash index, maintained by sealing", () => {
       levels: 2,
       shards: 2,
       entries: 70,
+      rangeEnds: 2,
     });
     await expectIndexAnswers(dev, store, 69);
   });
@@ -133,11 +134,36 @@ describe("the block-hash index, maintained by sealing", () => {
       levels: 2,
       shards: 2,
       entries: 70,
+      rangeEnds: 2,
     });
     dev.chain.mine(10);
     expect(await seal(dev, bare)).toBe(79);
     expect((await auditMetadata(bare, "regtest", RANGE)).hashIndex?.entries).toBe(80);
     await expectIndexAnswers(dev, bare, 79);
+  });
+
+  it("gets its range-ends objects from bootstrap when a head names shards only", async () => {
+    const dev = await devNode(75);
+    const store = createDirectoryStore(dir("store"));
+    expect(await seal(dev, store)).toBe(59);
+    // What the writer before range-ends objects left: shards, a head whose hashIndex has no rangeEnds.
+    const head = decodeHead((await store.get(headKey("regtest")))!);
+    const older = { ...head, hashIndex: { version: 1, epochRanges: EPOCH } };
+    const shardsOnly = createDirectoryStore(dir("shards-only"));
+    for (const key of await store.list("v1/regtest/r10/"))
+      if (!key.endsWith("/ends.bin")) await shardsOnly.put(key, (await store.get(key))!);
+    await shardsOnly.put(headKey("regtest"), encodeHead(older));
+    expect((await auditMetadata(shardsOnly, "regtest", RANGE)).hashIndex?.rangeEnds).toBe(0);
+    expect(await seal(dev, shardsOnly)).toBe(59);
+    expect((await auditMetadata(shardsOnly, "regtest", RANGE)).hashIndex).toEqual({
+      levels: 2,
+      shards: 2,
+      entries: 60,
+      rangeEnds: 2,
+    });
+    const ends = (await shardsOnly.list("v1/regtest/r10/hash/")).filter((k) => k.endsWith("/ends.bin"));
+    for (const key of ends) expect(await shardsOnly.get(key)).toEqual(await store.get(key));
+    expect(ends).toHaveLength(2);
   });
 
   describe("with an S3 store (moto_server)", () => {
@@ -164,6 +190,7 @@ describe("the block-hash index, maintained by sealing", () => {
         levels: 2,
         shards: 2,
         entries: 60,
+        rangeEnds: 2,
       });
       await expectIndexAnswers(dev, store, tip);
     }, 60_000);

@@ -3,10 +3,12 @@ import {
   blockHashEntries,
   encodeHead,
   encodeSealedRange,
+  endsOfEncoded,
   type HashEntries,
   HashIndexBuilder,
   type HeadObject,
   headKey,
+  type RangeEnds,
   rangeBounds,
   rangeKeys,
 } from "../../proto/range/index.ts";
@@ -99,11 +101,11 @@ export function createSealer(options: SealerOptions): Sealer {
     options.onUploaded(bytes.length);
   };
 
-  const upload = async (index: number, blocks: IndexedBlock[]) => {
-    const encoded = encodeSealedRange(
-      { network: options.network, rangeSize: options.rangeSize, index, blocks },
-      codecOptions,
-    );
+  /** Puts a range's objects; resolves to its ends (for the range-ends object of its level). */
+  const upload = async (index: number, blocks: IndexedBlock[]): Promise<RangeEnds> => {
+    const input = { network: options.network, rangeSize: options.rangeSize, index, blocks };
+    const encoded = encodeSealedRange(input, codecOptions);
+    const ends = endsOfEncoded(input, encoded);
     const keys = rangeKeys(options.network, options.rangeSize, index);
     await Promise.all(
       Object.entries(encoded.data).map(([p, bytes]) =>
@@ -113,11 +115,12 @@ export function createSealer(options: SealerOptions): Sealer {
     await put(keys.meta, encoded.meta, true);
     const extra = (await options.rangeObjects?.(index, blocks)) ?? [];
     await Promise.all(extra.map((o) => put(o.key, o.bytes, true)));
+    return ends;
   };
 
-  const advanceHead = async (index: number, last: IndexedBlock, entries: HashEntries) => {
+  const advanceHead = async (index: number, last: IndexedBlock, entries: HashEntries, ends: RangeEnds) => {
     uploadedRanges.delete(index);
-    hashIndex.add(index, entries);
+    hashIndex.add(index, entries, ends);
     if (uploadedRanges.has(index + 1)) return; // the next range's head write supersedes this one
     const indexObjects = hashIndex.objects(codecOptions);
     await Promise.all(indexObjects.map((o) => put(o.key, o.bytes, true)));
@@ -153,7 +156,7 @@ export function createSealer(options: SealerOptions): Sealer {
     );
     headChain = headChain
       .then(() => uploaded)
-      .then(() => advanceHead(index, blocks[blocks.length - 1]!, entries));
+      .then((ends) => advanceHead(index, blocks[blocks.length - 1]!, entries, ends));
     const task = headChain;
     inFlight.add(task);
     task.then(

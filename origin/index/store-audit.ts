@@ -4,15 +4,20 @@ import {
   assertHeadMatchesRange,
   decodeHashShard,
   decodeHead,
+  decodeRangeEnds,
+  endsOf,
   type HashEntries,
   type HeadObject,
   hashShardKey,
+  headEndsLevels,
   headHashLevels,
   headKey,
-  lastWireHash,
   metaHashEntries,
   PROJECTIONS,
+  type RangeEnds,
   type RangeMeta,
+  rangeEndsAt,
+  rangeEndsKey,
   rangeKeys,
   sortedEntries,
   verifySection,
@@ -28,8 +33,12 @@ export interface AuditReport {
   ranges: number;
   /** Data bytes read and hashed (0 for a metadata audit). */
   bytes: number;
-  /** The block-hash index the head names, checked entry for entry; null when the head has none. */
-  hashIndex: { levels: number; shards: number; entries: number } | null;
+  /**
+   * The block-hash index the head names, checked entry for entry, and its range-ends objects
+   * (`rangeEnds`: objects checked against every range's metadata, 0 when the head names none);
+   * null when the head has no index.
+   */
+  hashIndex: { levels: number; shards: number; entries: number; rangeEnds: number } | null;
 }
 
 const WHERE = "store-audit";
@@ -60,8 +69,7 @@ export async function auditMetadata(
 }
 
 interface Ends {
-  parent: Uint8Array;
-  last: Uint8Array;
+  range: RangeEnds;
   entries: HashEntries;
 }
 
@@ -84,21 +92,18 @@ async function audit(
     const meta = await reader.meta(index);
     if (o.data) read += await verifyData(store, meta);
     if (index === lastIndex) assertHeadMatchesRange(head, meta);
-    ends[index - first] = {
-      parent: meta.parentWireHash,
-      last: lastWireHash(meta),
-      entries: metaHashEntries(meta),
-    };
+    ends[index - first] = { range: endsOf(meta), entries: metaHashEntries(meta) };
   });
   for (let k = 1; k < ends.length; k++) {
-    if (!equalBytes(ends[k]!.parent, ends[k - 1]!.last))
+    if (!equalBytes(ends[k]!.range.parentWireHash, ends[k - 1]!.range.lastWireHash))
       throw new LightedgeError(
         "corrupt",
         WHERE,
         `range ${first + k} does not chain to range ${first + k - 1}`,
       );
   }
-  const hashIndex = await auditHashIndex(store, head, ends, o.concurrency);
+  const index = await auditHashIndex(store, head, ends, o.concurrency);
+  const hashIndex = index && { ...index, rangeEnds: await auditRangeEnds(store, head, ends) };
   return { head, ranges: head.rangeCount, bytes: read, hashIndex };
 }
 
@@ -151,4 +156,31 @@ async function auditHashIndex(store: BlobStore, head: HeadObject, ends: Ends[], 
     entries += got.length;
   }
   return { levels: levels.length, shards, entries };
+}
+
+/** Every range-ends object the head names says exactly what its ranges' metadata does. */
+async function auditRangeEnds(store: BlobStore, head: HeadObject, ends: Ends[]): Promise<number> {
+  const levels = headEndsLevels(head);
+  const first = head.firstHeight / head.rangeSize;
+  for (const level of levels) {
+    const key = rangeEndsKey(level);
+    const bytes = await store.get(key);
+    if (bytes === null) throw new LightedgeError("corrupt", WHERE, `range-ends object ${key} is missing`);
+    const table = decodeRangeEnds(bytes, level, codecOptions);
+    for (let index = level.firstIndex; index <= level.lastIndex; index++) {
+      const want = ends[index - first]!.range;
+      const got = rangeEndsAt(table, index);
+      const same =
+        equalBytes(got.parentWireHash, want.parentWireHash) &&
+        equalBytes(got.lastWireHash, want.lastWireHash) &&
+        PROJECTIONS.every((p) => got.lengths[p] === want.lengths[p]);
+      if (!same)
+        throw new LightedgeError(
+          "corrupt",
+          WHERE,
+          `range-ends object ${key} disagrees with range ${index}'s metadata`,
+        );
+    }
+  }
+  return levels.length;
 }

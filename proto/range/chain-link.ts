@@ -31,6 +31,7 @@ export function assertChained(previous: Link | undefined, next: Link, ascending:
  */
 export class ChainCheck {
   readonly #ascending: boolean;
+  /** The last block sent. Ascending, only its height and hash are read (`ascendingRun`). */
   #previous: Link | undefined;
 
   constructor(ascending: boolean) {
@@ -41,5 +42,21 @@ export class ChainCheck {
   run(first: Link, last: Link = first): void {
     assertChained(this.#previous, first, this.#ascending);
     this.#previous = last;
+  }
+
+  /**
+   * An ascending run known by its ends alone (a whole sealed range read without its block table,
+   * proto/range/range-ends.ts): its first block's parent hash and its last block's hash. Ascending,
+   * that is all a check reads: the next block's prevHash against the previous block's hash.
+   */
+  ascendingRun(
+    first: { height: number; wirePrevHash: Uint8Array },
+    last: { height: number; wireHash: Uint8Array },
+  ): void {
+    if (!this.#ascending)
+      throw new LightedgeError("internal", "chain-link", "a run known by its ends is checked ascending only");
+    const unknown = new Uint8Array(0);
+    assertChained(this.#previous, { ...first, wireHash: unknown }, true);
+    this.#previous = { ...last, wirePrevHash: unknown };
   }
 }

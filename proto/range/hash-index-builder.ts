@@ -8,6 +8,7 @@ import {
   type HeadHashIndex,
   hashIndexLevel,
 } from "./hash-index-layout.ts";
+import { encodeRangeEnds, RANGE_ENDS_VERSION, type RangeEnds, rangeEndsKey } from "./range-ends.ts";
 
 export interface HashIndexBuilderOptions {
   network: string;
@@ -22,6 +23,8 @@ export interface HashIndexBuilderOptions {
  * order. State: `base` (the entries of every whole epoch so far) and `recent` (each later range's
  * entries). Adding the range that closes an epoch folds `recent` into `base`. Nothing is
  * ever rewritten: a new base level gets its own key, and each head names the levels it uses.
+ * When every range comes with its ends, each level also gets its range-ends object
+ * (proto/range/range-ends.ts) and the head field says so.
  * Pure (no I/O): the sealer, bootstrap and the scale generator put what `objects` returns.
  */
 export class HashIndexBuilder {
@@ -33,8 +36,11 @@ export class HashIndexBuilder {
   #baseParts: HashEntries[] = [];
   #baseRanges = 0;
   #recent: HashEntries[] = [];
-  /** The base level of this many ranges is known to be stored. */
+  /** Every range's ends, in order, while every range added has come with them. */
+  #ends: RangeEnds[] | undefined = [];
+  /** The base level of this many ranges is known to be stored: its shards, and its ends object. */
   #storedBaseRanges = -1;
+  #storedBaseEnds = -1;
 
   constructor(o: HashIndexBuilderOptions) {
     this.network = o.network;
@@ -52,11 +58,13 @@ export class HashIndexBuilder {
 
   /** The head's `hashIndex` field for what this builder writes. */
   get headField(): HeadHashIndex {
-    return { version: HASH_INDEX_VERSION, epochRanges: this.epochRanges };
+    const field: HeadHashIndex = { version: HASH_INDEX_VERSION, epochRanges: this.epochRanges };
+    if (this.#ends !== undefined) field.rangeEnds = RANGE_ENDS_VERSION;
+    return field;
   }
 
-  /** The next range's entries (one per block); ranges must come in order. */
-  add(index: number, entries: HashEntries): void {
+  /** The next range's entries (one per block) and its ends; ranges must come in order. */
+  add(index: number, entries: HashEntries, ends?: RangeEnds): void {
     const expected = this.firstIndex + this.rangeCount;
     if (index !== expected || entries.length !== this.rangeSize)
       throw new LightedgeError(
@@ -65,6 +73,8 @@ export class HashIndexBuilder {
         `expected range ${expected} with ${this.rangeSize} entries, got range ${index} with ${entries.length}`,
       );
     this.#recent.push(entries);
+    if (ends === undefined) this.#ends = undefined;
+    else this.#ends?.push(ends);
     if (this.#recent.length === this.epochRanges) {
       // Folded lazily: adopting 3,500 ranges must not sort a growing base 55 times.
       this.#baseParts.push(...this.#recent);
@@ -78,9 +88,13 @@ export class HashIndexBuilder {
     return this.#baseParts[0]!;
   }
 
-  /** Says the current base level is in the store (put, or named by a head that was read). */
-  baseStored(): void {
+  /**
+   * Says the current base level is in the store (put, or named by a head that was read): its
+   * shards, and its range-ends object unless `endsToo` is false (a head naming shards only).
+   */
+  baseStored(endsToo = true): void {
     this.#storedBaseRanges = this.#baseRanges;
+    if (endsToo) this.#storedBaseEnds = this.#baseRanges;
   }
 
   /**
@@ -94,6 +108,19 @@ export class HashIndexBuilder {
       out.push(...encodeHashLevel(base, this.#sortedBase(), options));
     }
     if (recent !== undefined) out.push(...encodeHashLevel(recent, sortedEntries(this.#recent), options));
+    const ends = this.#ends;
+    if (ends !== undefined) {
+      if (base !== undefined && this.#storedBaseEnds !== this.#baseRanges)
+        out.push({
+          key: rangeEndsKey(base),
+          bytes: encodeRangeEnds(base, ends.slice(0, this.#baseRanges), options),
+        });
+      if (recent !== undefined)
+        out.push({
+          key: rangeEndsKey(recent),
+          bytes: encodeRangeEnds(recent, ends.slice(this.#baseRanges), options),
+        });
+    }
     return out;
   }
 

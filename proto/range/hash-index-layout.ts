@@ -28,6 +28,11 @@ export interface HeadHashIndex {
   version: number;
   /** Ranges per epoch (the base level covers whole epochs from the first range). */
   epochRanges: number;
+  /**
+   * Version of the range-ends object stored beside each level (proto/range/range-ends.ts); absent
+   * in heads written before those objects existed.
+   */
+  rangeEnds?: number;
 }
 
 /** One immutable level: the entries of ranges `firstIndex..lastIndex`, cut into 2^bits shards. */
@@ -117,6 +122,7 @@ export function isHeadHashIndex(value: unknown): value is HeadHashIndex {
     v.version >= 1 &&
     Number.isInteger(v.epochRanges) &&
     v.epochRanges >= 1 &&
-    v.epochRanges <= 65_536
+    v.epochRanges <= 65_536 &&
+    (v.rangeEnds === undefined || (Number.isInteger(v.rangeEnds) && v.rangeEnds >= 1))
   );
 }

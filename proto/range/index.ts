@@ -68,6 +68,19 @@ export {
   wireHashView,
   wirePrevHashView,
 } from "./meta-query.ts";
+export {
+  decodeRangeEnds,
+  encodeRangeEnds,
+  endsLevelOf,
+  endsOf,
+  endsOfEncoded,
+  headEndsLevels,
+  RANGE_ENDS_VERSION,
+  type RangeEnds,
+  type RangeEndsTable,
+  rangeEndsAt,
+  rangeEndsKey,
+} from "./range-ends.ts";
 export { frameOf, RangeReader, type RangeStore, type SpanBody, type SpanRead } from "./reader.ts";
 export type {
   BlockInfo,

@@ -3,10 +3,20 @@ import { FRAME_HEADER_BYTES } from "../frame.ts";
 import { LoadCache, type LoadSharing, Lru } from "../lru.ts";
 import { decodeRangeMeta } from "./decode-meta.ts";
 import type { CodecOptions } from "./encode.ts";
+import type { HashIndexLevel } from "./hash-index-layout.ts";
 import { type Projection, rangeKeys } from "./keys.ts";
-import { assertMetaIdentity, blockInfo, blockSpan } from "./meta-query.ts";
+import { assertMetaIdentity, blockSpan } from "./meta-query.ts";
+import {
+  decodeRangeEnds,
+  endsLevelOf,
+  endsOf,
+  type RangeEnds,
+  type RangeEndsTable,
+  rangeEndsAt,
+  rangeEndsKey,
+} from "./range-ends.ts";
 import { type AsyncSha256, withTrailerDigest } from "./trailer-digest.ts";
-import type { BlockInfo, RangeMeta, Span } from "./types.ts";
+import type { RangeMeta, Span } from "./types.ts";
 
 /**
  * Reading sealed ranges back, the same at the origin and the edge: metadata decoded, checked and
@@ -44,32 +54,27 @@ export interface SpanRead<Body> {
 
 /**
  * One whole range of a projection, as the store returned it, with what a continuity check needs
- * of its metadata: its first and last block. No frame offsets: its bytes are sent as they are.
+ * of it: its ends (first block's parent, last block's hash). No frame offsets: its bytes are sent
+ * as they are.
  */
 export interface WholeRead<Body> {
   index: number;
   projection: Projection;
-  first: BlockInfo;
-  last: BlockInfo;
+  ends: RangeEnds;
   /** The data object's length (= the whole span). */
   length: number;
   body: Body;
 }
 
 /**
- * What a whole-range read needs of a range's metadata: its first and last block and its data
- * objects' lengths. About 300 bytes, against ≈ 85 KB for the decoded metadata, so a reader keeps
- * them for every range it has decoded (all of mainnet's 3,500 in ≈ 1 MB), and a whole range read
- * again later — the next wallet's download — costs one storage read, not two.
+ * Range ends kept by default: ≈ 200 bytes each against ≈ 85 KB for decoded metadata, so a reader
+ * keeps them for every range it has decoded (≈ 3 MB, 16 M blocks at 1,000 per range), and a whole
+ * range read again later — the next wallet's download — costs one storage read, not two.
  */
-interface RangeEnds {
-  first: BlockInfo;
-  last: BlockInfo;
-  lengths: Record<Projection, number>;
-}
-
-/** Range ends kept by default: ≈ 5 MB, 16 M blocks at 1,000 per range. */
 export const RANGE_ENDS_ENTRIES = 16_384;
+
+/** Decoded range-ends objects kept: the base and recent level a head names, and the last head's. */
+const ENDS_TABLE_ENTRIES = 4;
 
 export interface RangeReaderOptions {
   network: string;
@@ -79,7 +84,7 @@ export interface RangeReaderOptions {
   /** How concurrent readers of one range's metadata share the load (default in-flight; Workers: settled). */
   sharing?: LoadSharing;
   codec?: CodecOptions;
-  /** Range ends kept for whole-range reads (default RANGE_ENDS_ENTRIES). */
+  /** Ends of ranges whose metadata was decoded, kept for whole-range reads (default RANGE_ENDS_ENTRIES). */
   endsEntries?: number;
   /** An async (native) SHA-256 that checks metadata trailers instead of the codec's (the edge: WebCrypto). */
   digest?: AsyncSha256;
@@ -95,6 +100,7 @@ export class RangeReader<Body> {
   readonly #digest: AsyncSha256 | undefined;
   readonly #metas: LoadCache<number, RangeMeta>;
   readonly #ends: Lru<number, RangeEnds>;
+  readonly #endsTables: LoadCache<string, RangeEndsTable>;
 
   constructor(store: RangeStore<Body>, options: RangeReaderOptions) {
     this.network = options.network;
@@ -107,6 +113,10 @@ export class RangeReader<Body> {
       sharing: options.sharing ?? "in-flight",
     });
     this.#ends = new Lru({ maxEntries: options.endsEntries ?? RANGE_ENDS_ENTRIES });
+    this.#endsTables = new LoadCache({
+      maxEntries: ENDS_TABLE_ENTRIES,
+      sharing: options.sharing ?? "in-flight",
+    });
   }
 
   /**
@@ -130,14 +140,36 @@ export class RangeReader<Body> {
 
   /**
    * The whole data object of range `index` of a projection: one storage read once the range's
-   * ends are known (any earlier decode of its metadata), else its metadata first.
+   * ends are known — an earlier decode of its metadata, or the range-ends object of the level
+   * of `endsLevels` (the head's, `headEndsLevels`) holding it, one read for up to a whole level
+   * of ranges — else its metadata first.
    */
-  async readWhole(projection: Projection, index: number): Promise<WholeRead<Body>> {
-    const ends = this.#ends.get(index) ?? endsOf(await this.meta(index));
+  async readWhole(
+    projection: Projection,
+    index: number,
+    endsLevels: readonly HashIndexLevel[] = [],
+  ): Promise<WholeRead<Body>> {
+    const ends =
+      this.#ends.get(index) ?? (await this.#levelEnds(endsLevels, index)) ?? endsOf(await this.meta(index));
     const length = ends.lengths[projection];
     const key = rangeKeys(this.network, this.rangeSize, index).data[projection];
     const body = await this.#fetch(key, { offset: 0, length }, length);
-    return { index, projection, first: ends.first, last: ends.last, length, body };
+    return { index, projection, ends, length, body };
+  }
+
+  /** Range `index`'s ends from the range-ends object of its level, or undefined without one. */
+  async #levelEnds(levels: readonly HashIndexLevel[], index: number): Promise<RangeEnds | undefined> {
+    const level = endsLevelOf(levels, index);
+    if (level === undefined) return undefined;
+    const key = rangeEndsKey(level);
+    const table = await this.#endsTables.load(key, async () => {
+      const bytes = await this.#store.readObject(key);
+      // The head is written after the objects it names: a missing one is damage, not a race.
+      if (bytes === null) throw new LightedgeError("corrupt", WHERE, `range-ends object ${key} is missing`);
+      const codec = this.#digest ? await withTrailerDigest(bytes, this.#digest, this.#codec) : this.#codec;
+      return decodeRangeEnds(bytes, level, codec);
+    });
+    return rangeEndsAt(table, index);
   }
 
   /** One block's stored message without its frame header: the bare bytes of a unary answer. */
@@ -181,6 +213,7 @@ export class RangeReader<Body> {
   forget(fromIndex: number): void {
     this.#metas.deleteWhere((index) => index >= fromIndex);
     this.#ends.deleteWhere((index) => index >= fromIndex);
+    this.#endsTables.clear();
   }
 
   async #load(index: number): Promise<RangeMeta> {
@@ -193,18 +226,6 @@ export class RangeReader<Body> {
     this.#ends.set(index, endsOf(meta));
     return meta;
   }
-}
-
-function endsOf(meta: RangeMeta): RangeEnds {
-  return {
-    first: blockInfo(meta, meta.firstHeight),
-    last: blockInfo(meta, meta.lastHeight),
-    lengths: {
-      shielded: meta.sections.shielded.length,
-      full: meta.sections.full.length,
-      nullifiers: meta.sections.nullifiers.length,
-    },
-  };
 }
 
 /** The stored frame of `height` in a read whose body is its bytes, without copying. */

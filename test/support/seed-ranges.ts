@@ -4,6 +4,7 @@ import {
   blockHashEntries,
   encodeHead,
   encodeSealedRange,
+  endsOfEncoded,
   HashIndexBuilder,
   type HeadObject,
   headKey,
@@ -68,17 +69,18 @@ export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
       const index = firstIndex + i;
       const first = index * spec.rangeSize;
       const slice = blocks.filter((b) => b.height >= first && b.height < first + spec.rangeSize);
-      const encoded = encodeSealedRange({
+      const input = {
         network: spec.network,
         rangeSize: spec.rangeSize,
         index,
         blocks: slice.map(toSealedInput),
-      });
+      };
+      const encoded = encodeSealedRange(input);
       const keys = rangeKeys(spec.network, spec.rangeSize, index);
       seed.objects.set(keys.meta, encoded.meta);
       for (const p of ["shielded", "full", "nullifiers"] as const)
         seed.objects.set(keys.data[p], encoded.data[p]);
-      hashIndex.add(index, blockHashEntries(slice));
+      hashIndex.add(index, blockHashEntries(slice), endsOfEncoded(input, encoded));
     }
     for (const o of hashIndex.objects()) seed.objects.set(o.key, o.bytes);
     const tipHeight = (firstIndex + spec.sealedRanges) * spec.rangeSize - 1;

@@ -1,0 +1,69 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ChainCheck } from "../../proto/range/chain-link.ts";
+import { decodeHead, headEndsLevels, headKey, rangeKeys } from "../../proto/range/index.ts";
+import { createR2Reader } from "../store/r2-reader.ts";
+import { createRangeReaders } from "../store/range-store.ts";
+import { type EdgeFixture, fixture, seedBucket } from "../testing/fixture.ts";
+import { checkSealedRun, startSealedRead } from "./sealed-segment.ts";
+
+const f = fixture as EdgeFixture;
+const bucket = (env as unknown as { BLOCKS: R2Bucket }).BLOCKS;
+
+/** The real binding, each key it is asked for recorded. */
+function countedBucket(keys: string[]): R2Bucket {
+  return new Proxy(bucket, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (typeof args[0] === "string") keys.push(args[0]);
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
+describe.skipIf(fixture === null)("whole sealed ranges read from a cold isolate", () => {
+  beforeAll(seedBucket);
+
+  it("take their ends from the head's range-ends objects: no metadata read, chained, as stored", async () => {
+    const head = decodeHead(new Uint8Array(await (await bucket.get(headKey("testnet")))!.arrayBuffer()));
+    const levels = headEndsLevels(head);
+    expect(levels.length).toBe(2); // the seed's 18 ranges: a base level of 4 epochs and a recent level
+    const keys: string[] = [];
+    const ranges = createRangeReaders(createR2Reader(countedBucket(keys)))("testnet", head.rangeSize);
+    const check = new ChainCheck(true);
+    const first = head.firstHeight / head.rangeSize;
+    for (let index = first; index < first + head.rangeCount; index++) {
+      const from = index * head.rangeSize;
+      const read = await startSealedRead(
+        ranges,
+        { projection: "shielded" },
+        from,
+        from + head.rangeSize - 1,
+        true,
+        levels,
+      );
+      checkSealedRun(check, read, from, from + head.rangeSize - 1);
+      const stored = f.seed.objects[rangeKeys("testnet", head.rangeSize, index).data.shielded]!;
+      expect(new Uint8Array(await new Response(read.body).arrayBuffer())).toEqual(
+        Uint8Array.from(atob(stored), (c) => c.charCodeAt(0)),
+      );
+    }
+    expect(keys.filter((k) => k.endsWith(".meta.bin"))).toEqual([]);
+    expect(keys.filter((k) => k.endsWith("/ends.bin")).length).toBe(2);
+    expect(keys.length).toBe(head.rangeCount + 2);
+  });
+
+  it("read each range's metadata when the head names no range-ends objects", async () => {
+    const keys: string[] = [];
+    const ranges = createRangeReaders(createR2Reader(countedBucket(keys)))("testnet", 10);
+    const from = 1028410;
+    await (await startSealedRead(ranges, { projection: "shielded" }, from, from + 9, true, [])).body.cancel();
+    expect(keys).toEqual([
+      rangeKeys("testnet", 10, 102841).meta,
+      rangeKeys("testnet", 10, 102841).data.shielded,
+    ]);
+  });
+});
