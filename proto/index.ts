@@ -3,3 +3,5 @@
 // (proto/range), tree states (proto/treestate), errors, bytes, networks, pools.
 export * from "./gen/compact_formats_pb.js";
 export * from "./gen/service_pb.js";
+// lightedge's internal origin → edge service (proto/walletrpc/lightedge_history.proto).
+export * from "./gen/lightedge_history_pb.js";
