@@ -37,6 +37,11 @@ export interface OriginConfig {
   /** Tip poll interval; ≤ 1 s (issue 5). */
   pollMs: number;
   exitWhenSynced: boolean;
+  /**
+   * Node-free history (origin/history): raw blocks, transaction tables, the transaction and
+   * address indexes, and the history database in the data directory. On unless `--history off`.
+   */
+  history: boolean;
   /** Prometheus /metrics and /healthz; undefined = off. */
   admin?: HostPort;
   /** `origin` only: the RPC listener, TLS, the edge's shared secrets (a list, for rotation), Ping. */
@@ -68,6 +73,7 @@ const options = {
   from: { type: "string" },
   "poll-ms": { type: "string" },
   "exit-when-synced": { type: "boolean" },
+  history: { type: "string" },
   admin: { type: "string" },
   listen: { type: "string" },
   "tls-cert": { type: "string" },
@@ -100,6 +106,7 @@ indexing:
   --from H                first height (default 0)           LIGHTEDGE_FROM_HEIGHT
   --poll-ms N             tip poll interval, ≤ 1000 (500)    LIGHTEDGE_POLL_MS
   --exit-when-synced      exit once everything final is sealed
+  --history on|off        raw blocks + tx/address indexes    LIGHTEDGE_HISTORY (default on)
 operations:
   --admin HOST:PORT|off   /metrics and /healthz (127.0.0.1:9464) LIGHTEDGE_ADMIN
   --progress auto|on|off  progress bar (auto = on a TTY)     LIGHTEDGE_PROGRESS
@@ -168,6 +175,7 @@ export function loadOriginConfig(argv: string[], env: Env = process.env): Readon
     fromHeight: int(pick("from", "LIGHTEDGE_FROM_HEIGHT") ?? "0", "--from", 0),
     pollMs,
     exitWhenSynced: values["exit-when-synced"] === true,
+    history: parseOnOff(pick("history", "LIGHTEDGE_HISTORY") ?? "on", "--history"),
     admin: parseAdmin(pick("admin", "LIGHTEDGE_ADMIN") ?? "127.0.0.1:9464"),
     listen: parseHostPort(pick("listen", "LIGHTEDGE_LISTEN") ?? "127.0.0.1:9067", "--listen"),
     tls: parseTls(pick("tls-cert", "LIGHTEDGE_TLS_CERT"), pick("tls-key", "LIGHTEDGE_TLS_KEY")),
@@ -177,6 +185,12 @@ export function loadOriginConfig(argv: string[], env: Env = process.env): Readon
     logLevel: pick("log-level", "LIGHTEDGE_LOG_LEVEL") ?? "info",
   };
   return deepFreeze(config);
+}
+
+function parseOnOff(value: string, flag: string): boolean {
+  if (value === "on") return true;
+  if (value === "off") return false;
+  throw new ConfigError(`${flag} must be on or off (got ${JSON.stringify(value)})`);
 }
 
 function parseNetwork(value: string | undefined): Network {

@@ -1,6 +1,8 @@
 import { equalBytes, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { parseBlock, projectBlock } from "../chain/index.ts";
+import { addressKeyOfScript } from "../../proto/history/index.ts";
+import { blockHistory } from "../history/block-history.ts";
 import type { NodeBlock } from "../node/ports.ts";
 import type { IndexedBlock } from "./tail.ts";
 
@@ -8,8 +10,9 @@ import type { IndexedBlock } from "./tail.ts";
  * Parses a node block once and builds every stored projection from it. The hash is recomputed
  * from the header: a node answer whose bytes do not hash to the hash it was fetched by is
  * `malformed` (never stored), and so is one whose coinbase height is not the height asked for.
+ * `history`: keep the raw bytes and their history (origin/history) for sealing node-free history.
  */
-export function buildIndexedBlock(node: NodeBlock): IndexedBlock {
+export function buildIndexedBlock(node: NodeBlock, history = false): IndexedBlock {
   const parsed = parseBlock(node.raw);
   if (!equalBytes(parsed.wireHash, wireHashOf(node.displayHash))) {
     throw new LightedgeError(
@@ -28,7 +31,9 @@ export function buildIndexedBlock(node: NodeBlock): IndexedBlock {
     );
   }
   const projections = projectBlock(parsed, node.treeSizes);
+  const kept = history ? { raw: node.raw, history: blockHistory(parsed, addressKeyOfScript) } : {};
   return {
+    ...kept,
     height: node.height,
     wireHash: parsed.wireHash,
     // A copy: the header's field is a view into the raw block, and the tail would keep every

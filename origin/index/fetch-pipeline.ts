@@ -9,6 +9,8 @@ export interface FetchPipelineOptions {
   chunkSize: number;
   /** Stops launching new chunks (already launched ones are drained and dropped). */
   signal?: AbortSignal;
+  /** Keep each block's raw bytes and history (node-free history is sealed from them). */
+  history?: boolean;
 }
 
 /**
@@ -29,7 +31,9 @@ export async function* fetchBlocks(
       const start = next;
       const end = Math.min(to, start + options.chunkSize - 1);
       next = end + 1;
-      const task = chain.blocks(start, end).then((blocks) => blocks.map(buildIndexedBlock));
+      const task = chain
+        .blocks(start, end)
+        .then((blocks) => blocks.map((b) => buildIndexedBlock(b, options.history)));
       task.catch(() => {}); // observed when awaited in order; avoid unhandled rejections meanwhile
       pending.push(task);
     }

@@ -27,6 +27,8 @@ export interface FollowState {
   sealDepth: number;
   concurrency: number;
   chunkSize: number;
+  /** Keep fetched blocks' raw bytes and history (node-free history seals them). */
+  history?: boolean;
   floor: number;
   /** Highest height ever declared final (node tip − seal depth): blocks at or below never move. */
   finalized: number;
@@ -61,7 +63,7 @@ export async function followStep(s: FollowState, best: BlockTip): Promise<StepOu
   }
   if (top && best.height <= top.height) return rollBack(s, best);
   const from = top ? top.height + 1 : s.floor;
-  const options = { concurrency: s.concurrency, chunkSize: s.chunkSize, signal: s.signal };
+  const options = { concurrency: s.concurrency, chunkSize: s.chunkSize, signal: s.signal, history: s.history };
   for await (const chunk of fetchBlocks(s.chain, from, best.height, options)) {
     const appended: IndexedBlock[] = [];
     for (const block of chunk) {

@@ -40,6 +40,7 @@ export function indexerFromConfig(
     concurrency: config.concurrency,
     fromHeight: config.fromHeight,
     pollMs: config.pollMs,
+    history: config.history,
     log: parts.log,
     metrics: parts.metrics,
     hooks: parts.hooks,

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { displayHex, wireHashOf } from "../../proto/bytes.ts";
+import { compareBytes, displayHex, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import type { HeadObject } from "../../proto/range/index.ts";
 import { genesisMatches } from "../node/network.ts";
@@ -14,11 +14,28 @@ import type { HealthReport, IndexMetrics } from "./reporting.ts";
 import { backoffMs, isTransient, retrying, sleep } from "./retry.ts";
 import { sealedHashResolver } from "./sealed-hash.ts";
 import { createSealedReader } from "./sealed-reader.ts";
+import { codecOptions } from "./codec-options.ts";
 import { createSealer } from "./sealer.ts";
 import { createTail, type IndexedBlock } from "./tail.ts";
 import { createTailLog } from "./tail-log.ts";
 import { restoreTail } from "./tail-restore.ts";
 import { createChainView, type IndexView } from "./view.ts";
+import { catchUpHistory } from "../history/catch-up.ts";
+import { completeHistoryBlocks } from "../history/history-blocks.ts";
+import { type AddressRow, HistoryDb } from "../history/history-db.ts";
+import { HistoryWriter } from "../history/history-writer.ts";
+import { tailRecords } from "../history/tail-activity.ts";
+import { DEFAULT_EPOCH_RANGES } from "../../proto/range/index.ts";
+import { join } from "node:path";
+
+/** What the origin's History service reads (origin/serve): address records above a height. */
+export interface IndexHistory {
+  /**
+   * The records of `keys` at heights above `above` through the served tip: sealed ones from the
+   * history database, the tail's computed from its blocks. Unavailable while nothing is served.
+   */
+  tailAddresses(keys: readonly Uint8Array[], above: number): Promise<{ tip: TipInfo; records: AddressRow[] }>;
+}
 
 /** The head's node info (GetLightdInfo with the origin down) is refreshed this often while idle. */
 const HEAD_REFRESH_MS = 60_000;
@@ -43,6 +60,12 @@ export interface IndexerOptions {
   uploadsInFlight?: number;
   /** Ranges per block-hash index epoch for a store without an index (default: the format's 64). */
   hashIndexEpochRanges?: number;
+  /**
+   * Node-free history (origin/history, proto/range-format.md §Node-free history): raw blocks,
+   * transaction tables and the transaction and address indexes, with their database in the data
+   * directory. Off (the default here; `lightedge origin` turns it on): heads name none.
+   */
+  history?: boolean;
 }
 
 export interface IndexerStatus {
@@ -75,6 +98,8 @@ export interface Indexer {
   failed(): Promise<never>;
   /** The newest served block, or undefined (also while the alarm withholds the tail). */
   lastBlock(): TipInfo | undefined;
+  /** Address records above a sealed height, the tail's included (undefined: history is off). */
+  readonly history: IndexHistory | undefined;
   stop(): Promise<void>;
   status(): IndexerStatus;
   health(): HealthReport;
@@ -85,6 +110,20 @@ export function createIndexer(o: IndexerOptions): Indexer {
 }
 
 /** A promise with its settle functions, rejections pre-handled (callers observe them when they ask). */
+/** Two runs of rows each in a level's order (address, height, position, kind, index), merged. */
+function mergeRows(a: AddressRow[], b: AddressRow[]): AddressRow[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  return [...a, ...b].sort(
+    (x, y) =>
+      compareBytes(x.key, y.key) ||
+      x.height - y.height ||
+      x.txIndex - y.txIndex ||
+      x.kind - y.kind ||
+      x.n - y.n,
+  );
+}
+
 function deferred<T>() {
   let resolve!: (value: T) => void;
   let reject!: (err: unknown) => void;
@@ -119,12 +158,21 @@ class NodeIndexer implements Indexer {
   #nodeTip = -1;
   #lastError: string | undefined;
   #loop: Promise<void> | undefined;
+  readonly #historyDb: HistoryDb | undefined;
+  readonly history: IndexHistory | undefined;
 
   constructor(o: IndexerOptions) {
     this.#o = o;
     this.#floor = Math.ceil(o.fromHeight / o.rangeSize) * o.rangeSize;
     this.#tailLog = createTailLog(o.dataDir, o.network);
     this.#sealed = createSealedReader(o.store, o.network, o.rangeSize);
+    if (o.history) {
+      this.#historyDb = new HistoryDb(join(o.dataDir, `history-${o.network}.sqlite`), {
+        network: o.network,
+        rangeSize: o.rangeSize,
+      });
+      this.history = { tailAddresses: (keys, above) => this.#tailAddresses(keys, above) };
+    }
     const head = () => this.#follow?.sealer.head() ?? this.#head;
     this.view = createChainView({
       tail: this.#tail,
@@ -179,7 +227,37 @@ class NodeIndexer implements Indexer {
     this.#controller.abort();
     await this.#loop?.catch(() => {});
     await this.#follow?.sealer.flush().catch(() => {});
+    this.#historyDb?.close();
     this.#phase = "stopped";
+  }
+
+  async #tailAddresses(keys: readonly Uint8Array[], above: number) {
+    const db = this.#historyDb!;
+    const tip = this.view.lastBlock();
+    if (tip === undefined || this.#follow === undefined)
+      throw new LightedgeError("unavailable", "index.history", "no block is served yet");
+    const applied = db.applied()?.height ?? -1;
+    // Sealed heights (the database holds every range applied, heads written or not), then the
+    // tail above them: every block above the database's last is still in the tail.
+    const sealed = above < applied ? [...db.recordsAbove(keys, above)] : [];
+    const tail: IndexedBlock[] = [];
+    for (let h = Math.max(above, applied) + 1; h <= tip.height; h++) {
+      const block = this.#tail.get(h);
+      if (block === undefined)
+        throw new LightedgeError("unavailable", "index.history", `block ${h} is not held, retry`);
+      tail.push(block);
+    }
+    const complete = await completeHistoryBlocks(this.#o.chain, tail);
+    tail.forEach((b, k) => {
+      b.raw ??= complete[k]!.raw;
+      b.history ??= complete[k]!.history;
+    });
+    const fromTail = tailRecords(
+      complete.map((b) => b.history),
+      keys,
+      (txid, n) => db.output(txid, n),
+    );
+    return { tip, records: mergeRows(sealed, fromTail) };
   }
 
   status(): IndexerStatus {
@@ -335,7 +413,39 @@ class NodeIndexer implements Indexer {
       this.#noteError("bootstrap"),
       this.#controller.signal,
     );
-    const head = result.head;
+    const writer =
+      this.#historyDb === undefined
+        ? undefined
+        : new HistoryWriter({
+            db: this.#historyDb,
+            network: o.network,
+            rangeSize: o.rangeSize,
+            firstIndex: (result.head?.firstHeight ?? this.#floor) / o.rangeSize,
+            epochRanges:
+              result.head?.history?.epochRanges ??
+              result.head?.hashIndex?.epochRanges ??
+              o.hashIndexEpochRanges ??
+              DEFAULT_EPOCH_RANGES,
+            codec: codecOptions,
+          });
+    const head =
+      writer === undefined
+        ? result.head
+        : await retrying(
+            () =>
+              catchUpHistory({
+                db: this.#historyDb!,
+                writer,
+                store: o.store,
+                chain: o.chain,
+                sealed: this.#sealed,
+                head: result.head,
+                log: o.log,
+                signal: this.#controller.signal,
+              }),
+            this.#noteError("history"),
+            this.#controller.signal,
+          );
     this.#head = head;
     const sealedTip = head?.tip
       ? { height: head.tip.height, wireHash: wireHashOf(head.tip.displayHash) }
@@ -363,6 +473,7 @@ class NodeIndexer implements Indexer {
       rangeObjects: o.hooks?.rangeObjects,
       hashIndex: result.hashIndex,
       hashIndexEpochRanges: o.hashIndexEpochRanges,
+      history: writer && { writer, complete: (blocks) => completeHistoryBlocks(o.chain, blocks) },
     });
     this.#follow = {
       chain: o.chain,
@@ -373,6 +484,7 @@ class NodeIndexer implements Indexer {
       sealDepth: o.sealDepth,
       concurrency: o.concurrency,
       chunkSize: o.chunkSize ?? 50,
+      history: writer !== undefined,
       floor: this.#viewFloor(),
       finalized: -1,
       loggedFrom,

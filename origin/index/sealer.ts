@@ -13,6 +13,7 @@ import {
   rangeKeys,
 } from "../../proto/range/index.ts";
 import type { NodeInfoSource } from "../node/ports.ts";
+import type { HistoryBlock, HistoryWriter } from "../history/history-writer.ts";
 import type { BlobStore } from "../store/index.ts";
 import { codecOptions } from "./codec-options.ts";
 import { headLightdInfo } from "./head-info.ts";
@@ -42,6 +43,17 @@ export interface SealerOptions {
   hashIndexEpochRanges?: number;
   /** More immutable objects of a range (tree states, origin/treestate), written before its head. */
   rangeObjects?(index: number, blocks: IndexedBlock[]): Promise<{ key: string; bytes: Uint8Array }[]>;
+  /**
+   * Node-free history (origin/history): each range's raw blocks and transaction table, and the
+   * index levels every head names. Off: heads name no history.
+   */
+  history?: SealerHistory;
+}
+
+export interface SealerHistory {
+  writer: HistoryWriter;
+  /** The blocks' raw bytes and history, fetched again for blocks that lack them (restored from the tail log). */
+  complete(blocks: readonly IndexedBlock[]): Promise<HistoryBlock[]>;
 }
 
 export interface Sealer {
@@ -102,7 +114,11 @@ export function createSealer(options: SealerOptions): Sealer {
   };
 
   /** Puts a range's objects; resolves to its ends (for the range-ends object of its level). */
-  const upload = async (index: number, blocks: IndexedBlock[]): Promise<RangeEnds> => {
+  const upload = async (
+    index: number,
+    blocks: IndexedBlock[],
+    historyObjects: readonly { key: string; bytes: Uint8Array }[],
+  ): Promise<RangeEnds> => {
     const input = { network: options.network, rangeSize: options.rangeSize, index, blocks };
     const encoded = encodeSealedRange(input, codecOptions);
     const ends = endsOfEncoded(input, encoded);
@@ -112,6 +128,7 @@ export function createSealer(options: SealerOptions): Sealer {
         put(keys.data[p as keyof typeof keys.data], bytes, true),
       ),
     );
+    await Promise.all(historyObjects.map((o) => put(o.key, o.bytes, true)));
     await put(keys.meta, encoded.meta, true);
     const extra = (await options.rangeObjects?.(index, blocks)) ?? [];
     await Promise.all(extra.map((o) => put(o.key, o.bytes, true)));
@@ -125,19 +142,25 @@ export function createSealer(options: SealerOptions): Sealer {
     const indexObjects = hashIndex.objects(codecOptions);
     await Promise.all(indexObjects.map((o) => put(o.key, o.bytes, true)));
     hashIndex.baseStored();
+    const rangeCount = index + 1 - firstHeight / options.rangeSize;
+    const writer = options.history?.writer;
+    // Streamed out of the history database a shard at a time: each is put before the next is built.
+    if (writer) for (const o of writer.levelObjects(rangeCount)) await put(o.key, o.bytes, true);
     const next: HeadObject = {
       format: "lightedge-head",
       version: 1,
       network: options.network,
       rangeSize: options.rangeSize,
       firstHeight,
-      rangeCount: index + 1 - firstHeight / options.rangeSize,
+      rangeCount,
       tip: { height: last.height, displayHash: displayHex(last.wireHash), time: last.time },
       updatedAt: new Date().toISOString(),
       lightdInfo: await lightdInfo(),
       hashIndex: hashIndex.headField,
+      ...(writer ? { history: writer.headField(rangeCount) } : {}),
     };
     await writeHead(next);
+    writer?.baseStored(rangeCount);
     options.onSealed(next);
   };
 
@@ -147,9 +170,11 @@ export function createSealer(options: SealerOptions): Sealer {
     headWrittenAt = Date.now();
   };
 
-  const start = (index: number, blocks: IndexedBlock[]) => {
+  const start = (index: number, blocks: IndexedBlock[], history: HistoryBlock[] | undefined) => {
     const entries = blockHashEntries(blocks);
-    const uploaded = upload(index, blocks);
+    // Applied to the history database here, synchronously and in range order (uploads overlap).
+    const historyObjects = history ? options.history!.writer.sealRange(index, history) : [];
+    const uploaded = upload(index, blocks, historyObjects);
     uploaded.then(
       () => uploadedRanges.add(index),
       () => {},
@@ -181,7 +206,9 @@ export function createSealer(options: SealerOptions): Sealer {
           break;
         while (inFlight.size >= options.maxInFlight) await Promise.race(inFlight).catch(() => {});
         if (failure) throw failure.error;
-        start(nextIndex, tail.slice(first, last));
+        const blocks = tail.slice(first, last);
+        const history = options.history ? await options.history.complete(blocks) : undefined;
+        start(nextIndex, blocks, history);
         nextIndex++;
       }
       if (failure) throw failure.error;

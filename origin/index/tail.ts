@@ -1,9 +1,15 @@
 import { equalBytes, toHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import type { SealedBlockInput } from "../../proto/range/index.ts";
+import type { BlockHistory } from "../history/block-history.ts";
 
-/** A block as the indexer holds it: identity, chain metadata and each projection's protobuf bytes. */
-export type IndexedBlock = SealedBlockInput;
+/**
+ * A block as the indexer holds it: identity, chain metadata and each projection's protobuf bytes;
+ * with node-free history on, also the node's raw bytes and what history needs of them
+ * (origin/history), kept until the block is sealed. Blocks restored from the tail log have neither:
+ * the sealer fetches them again.
+ */
+export type IndexedBlock = SealedBlockInput & { raw?: Uint8Array; history?: BlockHistory };
 
 /**
  * The unfinalized tail in memory: consecutive blocks, each chaining to the one before by prevHash.

@@ -160,6 +160,7 @@ function listenRpc(
     ping: config.ping,
     donationAddress: options.donationAddress,
     treeStates: withTrees ? trees.service : undefined,
+    history: indexer.history,
     log: (rpc, err) => log.error({ rpc, err }, "rpc failed"),
     observer: status.countRequests(createServeMetrics(registry)),
     listen: { host: config.listen.host, port: config.listen.port, tls: config.tls },

@@ -1,6 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CompactTx } from "../../proto/index.ts";
 import type { RpcErrorLog as ErrorLog } from "../../proto/wire/error-interceptor.ts";
+import type { IndexHistory } from "../index/indexer.ts";
 import type { TreeStateService } from "../treestate/service.ts";
 import { createTrafficClassifier } from "./edge-secret.ts";
 import { createNodeGate, DEFAULT_NODE_GATE, type NodeGate, type NodeGateOptions } from "./node-gate.ts";
@@ -34,6 +35,8 @@ export interface OriginServiceOptions {
     buildDate: string;
     buildUser: string;
   }>;
+  /** Node-free history: serves lightedge.history.v1.History (the edge's tail merge) when set. */
+  history?: IndexHistory;
   /** Tree states and subtree roots computed by the origin and stored (origin/treestate). */
   treeStates?: TreeStateService;
   /** Errors whose detail stays in logs (Internal). */

@@ -1,10 +1,11 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { CompactTxStreamer } from "../../proto/index.ts";
+import { CompactTxStreamer, History } from "../../proto/index.ts";
 import { errorInterceptor } from "../../proto/wire/error-interceptor.ts";
 import { DEFAULT_RETRY_PUSHBACK_MS, type OriginServiceOptions } from "./context.ts";
 import { clampDeadlineHeaders } from "./deadline.ts";
 import { withFastPath } from "./fast/router.ts";
+import { historyService } from "./history.ts";
 import { createOriginService } from "./service.ts";
 import { withStrictRequests } from "./strict-requests.ts";
 
@@ -28,6 +29,7 @@ export function createOriginHandler(options: OriginServiceOptions): NodeHandlerF
   const connect = connectNodeAdapter({
     routes: (router: ConnectRouter) => {
       router.service(CompactTxStreamer, service);
+      if (options.history) router.service(History, historyService(options.history, options.network));
     },
     readMaxBytes: READ_MAX_BYTES,
     // The router's one error mapping (and per-call metrics); the fast path maps its own.

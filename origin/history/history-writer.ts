@@ -1,0 +1,152 @@
+import {
+  addressIndexLevel,
+  encodeAddressIndexLevel,
+  encodeAddressRecord,
+  encodeRawBlocks,
+  encodeTxEntry,
+  encodeTxIndexLevel,
+  encodeTxTable,
+  type HeadHistory,
+  HISTORY_VERSION,
+  type LevelObject,
+  RECEIVED,
+  rawBlocksKey,
+  SPENT,
+  txIndexLevel,
+  txTableKey,
+} from "../../proto/history/index.ts";
+import type { CodecOptions } from "../../proto/range/encode.ts";
+import { headLevelSpans } from "../../proto/range/hash-index-layout.ts";
+import type { LevelSpan } from "../../proto/range/keys.ts";
+import type { BlockHistory } from "./block-history.ts";
+import type { AddressRow, HistoryDb } from "./history-db.ts";
+
+/** A block as history needs it at sealing: its raw bytes, what they hold, its hash. */
+export interface HistoryBlock {
+  raw: Uint8Array;
+  history: BlockHistory;
+  wireHash: Uint8Array;
+}
+
+export interface HistoryWriterOptions {
+  db: HistoryDb;
+  network: string;
+  rangeSize: number;
+  /** Index of the first sealed range (the head's firstHeight / rangeSize). */
+  firstIndex: number;
+  /** Ranges per epoch of the history levels (the hash index's). */
+  epochRanges: number;
+  codec?: CodecOptions;
+}
+
+/**
+ * The writer's side of node-free history (proto/range-format.md §Node-free history, Writing): each
+ * sealed range's raw-block object and transaction table, and the transaction and address index
+ * levels each head names — read out of the history database sorted, one shard at a time, so a
+ * level of millions of entries never sits in memory. Ranges are applied to the database in order
+ * as they start sealing; levels are built when a head is about to be written.
+ */
+export class HistoryWriter {
+  readonly #o: HistoryWriterOptions;
+  /** Last range index of the base level known to be in the store (-1: none). */
+  #storedBase = -1;
+
+  constructor(o: HistoryWriterOptions) {
+    this.#o = o;
+  }
+
+  /**
+   * Applies range `index` to the database (synchronously: ranges must be applied in order, and
+   * the sealer starts them in order) and returns its raw-block object and transaction table.
+   */
+  sealRange(index: number, blocks: readonly HistoryBlock[]): LevelObject[] {
+    const { db, network, rangeSize, codec } = this.#o;
+    const applied = db.applied();
+    // Re-sealing a range the database already holds (a crash after it was applied, before its
+    // head): its rows are a pure function of the range, so they stand.
+    if (applied === undefined || applied.height < blocks[0]!.history.height) db.applyRange(blocks);
+    const table = encodeTxTable(
+      { network, rangeSize, index },
+      blocks.map((b) => ({ length: b.raw.length, transactions: b.history.txs })),
+      codec,
+    );
+    return [
+      { key: rawBlocksKey(network, rangeSize, index), bytes: encodeRawBlocks(blocks.map((b) => b.raw)) },
+      { key: txTableKey(network, rangeSize, index), bytes: table },
+    ];
+  }
+
+  /** The levels a head of `rangeCount` ranges names (base first). */
+  spans(rangeCount: number): LevelSpan[] {
+    const { network, rangeSize, firstIndex, epochRanges } = this.#o;
+    return headLevelSpans({ network, rangeSize, firstHeight: firstIndex * rangeSize, rangeCount }, epochRanges);
+  }
+
+  /** The head's `history` field for `rangeCount` ranges: each level's counts, from the database. */
+  headField(rangeCount: number): HeadHistory {
+    return {
+      version: HISTORY_VERSION,
+      epochRanges: this.#o.epochRanges,
+      levels: this.spans(rangeCount).map((span) => {
+        const { low, high } = heights(span);
+        return { transactions: this.#o.db.txCount(low, high), addresses: this.#o.db.addressCount(low, high) };
+      }),
+    };
+  }
+
+  /**
+   * The index objects a head of `rangeCount` ranges names and the store may lack: the base level
+   * until `baseStored` says it is there, the recent level every time. Streamed: put each before
+   * taking the next.
+   */
+  *levelObjects(rangeCount: number): Generator<LevelObject> {
+    const { db, codec } = this.#o;
+    const spans = this.spans(rangeCount);
+    const field = this.headField(rangeCount);
+    for (const [k, span] of spans.entries()) {
+      if (this.#isBase(span) && span.lastIndex === this.#storedBase) continue;
+      const { low, high } = heights(span);
+      const counts = field.levels[k]!;
+      const txs = txIndexLevel(span, counts.transactions);
+      yield* encodeTxIndexLevel(txs, mapIter(db.txEntries(low, high), encodeTxEntry), codec);
+      const addresses = addressIndexLevel(span, counts.addresses);
+      yield* encodeAddressIndexLevel(addresses, mapIter(db.addressRecords(low, high), addressRowBytes), codec);
+    }
+  }
+
+  /** Says the base level of a head of `rangeCount` ranges is in the store (put, or named by a head read). */
+  baseStored(rangeCount: number): void {
+    const base = this.spans(rangeCount).find((span) => this.#isBase(span));
+    if (base !== undefined) this.#storedBase = base.lastIndex;
+  }
+
+  /** The base level covers whole epochs from the first range; a recent level is never a whole epoch. */
+  #isBase(span: LevelSpan): boolean {
+    const ranges = span.lastIndex - span.firstIndex + 1;
+    return span.firstIndex === this.#o.firstIndex && ranges % this.#o.epochRanges === 0;
+  }
+}
+
+function heights(span: LevelSpan): { low: number; high: number } {
+  return { low: span.firstIndex * span.rangeSize, high: (span.lastIndex + 1) * span.rangeSize - 1 };
+}
+
+function* mapIter<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
+}
+
+/** A database row as its stored 104-byte record (proto/range-format.md §Transparent address index). */
+export function addressRowBytes(r: AddressRow): Uint8Array {
+  return encodeAddressRecord({
+    addressKey: r.key,
+    kind: r.kind === 0 ? RECEIVED : SPENT,
+    height: r.height,
+    txIndex: r.txIndex,
+    index: r.n,
+    value: BigInt(r.value),
+    wireTxid: r.wireTxid,
+    offset: r.offset,
+    length: r.length,
+    spent: r.kind === 1 ? { height: r.outHeight, txIndex: r.outTxIndex, index: r.outN } : undefined,
+  });
+}
