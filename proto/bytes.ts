@@ -70,6 +70,39 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/**
+ * Bytewise order of `a[aAt … aAt + length)` and `b[bAt … bAt + length)`: negative, zero or
+ * positive. Offsets instead of views, so a loop over packed entries allocates nothing.
+ */
+export function compareBytesAt(
+  a: Uint8Array,
+  aAt: number,
+  b: Uint8Array,
+  bAt: number,
+  length: number,
+): number {
+  for (let i = 0; i < length; i++) {
+    const d = a[aAt + i]! - b[bAt + i]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * A big-endian u64 as a number: exact below 2^53 (byte offsets and lengths of stored objects), NaN
+ * above, so a damaged field fails every comparison instead of becoming a wrong offset.
+ */
+export function getU64(view: DataView, at: number): number {
+  const high = view.getUint32(at, false);
+  return high < 0x20_0000 ? high * 2 ** 32 + view.getUint32(at + 4, false) : Number.NaN;
+}
+
+/** Writes a safe non-negative integer as a big-endian u64 (no BigInt: writers call it per entry). */
+export function setU64(view: DataView, at: number, value: number): void {
+  view.setUint32(at, Math.floor(value / 2 ** 32), false);
+  view.setUint32(at + 4, value >>> 0, false);
+}
+
 /** 32 bytes little-endian → bigint (tree nodes are field elements encoded LE: the spec's LEOS2IP). */
 export function leBytesToBigint(bytes: Uint8Array): bigint {
   let v = 0n;

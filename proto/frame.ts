@@ -21,6 +21,22 @@ export function encodeFrame(message: Uint8Array, flag: number = FLAG_DATA): Uint
   return out;
 }
 
+/** Data frames of several messages, one after another in one buffer (a stream body, a stored object). */
+export function encodeFrames(messages: readonly Uint8Array[]): Uint8Array {
+  let total = 0;
+  for (const message of messages) total += FRAME_HEADER_BYTES + message.length;
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  let at = 0;
+  for (const message of messages) {
+    out[at] = FLAG_DATA;
+    view.setUint32(at + 1, message.length, false);
+    out.set(message, at + FRAME_HEADER_BYTES);
+    at += FRAME_HEADER_BYTES + message.length;
+  }
+  return out;
+}
+
 /** Splits a buffer of whole frames into [flag, message] pairs; throws on a torn frame. */
 export function* decodeFrames(bytes: Uint8Array): Generator<{ flag: number; message: Uint8Array }> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

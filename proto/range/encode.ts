@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { equalBytes } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
-import { FLAG_DATA, FRAME_HEADER_BYTES } from "../frame.ts";
+import { encodeFrames } from "../frame.ts";
 import { assertNetworkName, assertRangeSize, FORMAT_VERSION, type Projection } from "./keys.ts";
 import * as L from "./layout.ts";
 import type { EncodedRange, SealedBlockInput, SealedRangeInput } from "./types.ts";
@@ -72,19 +72,7 @@ function checkBlock(block: SealedBlockInput, height: number, previous: SealedBlo
 
 /** Concatenated frames (flag 0, BE length, message), written in place without per-block copies. */
 function frameAll(blocks: SealedBlockInput[], projection: Projection): Uint8Array {
-  let total = 0;
-  for (const block of blocks) total += FRAME_HEADER_BYTES + block.messages[projection].length;
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  let at = 0;
-  for (const block of blocks) {
-    const message = block.messages[projection];
-    out[at] = FLAG_DATA;
-    view.setUint32(at + 1, message.length, false);
-    out.set(message, at + FRAME_HEADER_BYTES);
-    at += FRAME_HEADER_BYTES + message.length;
-  }
-  return out;
+  return encodeFrames(blocks.map((block) => block.messages[projection]));
 }
 
 function encodeMeta(

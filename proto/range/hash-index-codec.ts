@@ -1,10 +1,14 @@
-import { sha256 } from "@noble/hashes/sha2.js";
-import { equalBytes } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
 import type { CodecOptions } from "./encode.ts";
 import type { HashIndexLevel } from "./hash-index-layout.ts";
 import * as H from "./hash-index-layout.ts";
-import { assertNetworkName } from "./keys.ts";
+import {
+  newShardObject,
+  openShardObject,
+  SHARD_HEADER_BYTES,
+  type ShardFormat,
+  writeTrailer,
+} from "./index-object.ts";
 import * as L from "./layout.ts";
 import type { RangeMeta } from "./types.ts";
 
@@ -74,7 +78,6 @@ export function encodeHashLevel(
       `level ${level.firstIndex}-${level.lastIndex} needs ${expected} entries in ${2 ** H.shardBitsFor(expected)} shards, got ${entries.length} in ${2 ** level.bits}`,
     );
   }
-  const hash = options.sha256 ?? sha256;
   const shards = 2 ** level.bits;
   const out: { key: string; bytes: Uint8Array }[] = [];
   let from = 0;
@@ -85,7 +88,7 @@ export function encodeHashLevel(
         : firstAtLeast(entries, BigInt(shard + 1) << BigInt(64 - level.bits));
     out.push({
       key: H.hashShardKey(level, shard),
-      bytes: encodeShard(level, shard, entries.subarray(from, to), hash),
+      bytes: encodeShard(level, shard, entries.subarray(from, to), options),
     });
     from = to;
   }
@@ -104,31 +107,27 @@ function firstAtLeast(entries: HashEntries, value: bigint): number {
   return lo;
 }
 
+/** The hash index's shard objects (§Hash index, Shard object). */
+const HASH_SHARD: ShardFormat = {
+  magic: H.HASH_MAGIC,
+  version: H.HASH_INDEX_VERSION,
+  entryBytes: H.HASH_ENTRY_BYTES,
+  what: "hash index shard",
+  where: WHERE,
+  keyOf: H.hashShardKey,
+};
+
 function encodeShard(
   level: HashIndexLevel,
   shard: number,
   entries: HashEntries,
-  sha256: (bytes: Uint8Array) => Uint8Array,
+  options: CodecOptions,
 ): Uint8Array {
-  const out = new Uint8Array(
-    H.HASH_HEADER_BYTES + entries.length * H.HASH_ENTRY_BYTES + H.HASH_TRAILER_BYTES,
-  );
-  const view = new DataView(out.buffer);
-  out.set(H.HASH_MAGIC, 0);
-  view.setUint16(8, H.HASH_INDEX_VERSION, false);
-  out[10] = level.bits;
-  out[11] = level.network.length;
-  out.set(new TextEncoder().encode(level.network), 12);
-  view.setUint32(28, level.rangeSize, false);
-  view.setUint32(32, level.firstIndex, false);
-  view.setUint32(36, level.lastIndex, false);
-  view.setUint32(40, shard, false);
-  view.setUint32(44, entries.length, false);
+  const { bytes, view } = newShardObject(HASH_SHARD, level, shard, entries.length);
   for (let i = 0; i < entries.length; i++)
-    view.setBigUint64(H.HASH_HEADER_BYTES + i * H.HASH_ENTRY_BYTES, entries[i]!, false);
-  const trailerAt = out.length - H.HASH_TRAILER_BYTES;
-  out.set(sha256(out.subarray(0, trailerAt)), trailerAt);
-  return out;
+    view.setBigUint64(SHARD_HEADER_BYTES + i * H.HASH_ENTRY_BYTES, entries[i]!, false);
+  writeTrailer(bytes, options);
+  return bytes;
 }
 
 /** A decoded, validated shard: query it with `shardHeights`. */
@@ -155,50 +154,7 @@ export function decodeHashShard(
   shard: number,
   options: CodecOptions = {},
 ): HashShard {
-  const minimum = H.HASH_HEADER_BYTES + H.HASH_TRAILER_BYTES;
-  if (bytes.length < minimum) throw corrupt(`truncated (${bytes.length} bytes)`);
-  if (!equalBytes(bytes.subarray(0, 8), H.HASH_MAGIC)) throw corrupt("bad magic (not a hash index shard)");
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const version = view.getUint16(8, false);
-  if (version !== H.HASH_INDEX_VERSION) throw corrupt(`unsupported version ${version}`);
-  const count = view.getUint32(44, false);
-  if (bytes.length !== minimum + count * H.HASH_ENTRY_BYTES)
-    throw corrupt(`size ${bytes.length} does not match ${count} entries`);
-  const trailerAt = bytes.length - H.HASH_TRAILER_BYTES;
-  if (!equalBytes((options.sha256 ?? sha256)(bytes.subarray(0, trailerAt)), bytes.subarray(trailerAt)))
-    throw corrupt("SHA-256 mismatch");
-  const nameLength = bytes[11]!;
-  const network = new TextDecoder().decode(bytes.subarray(12, 12 + Math.min(nameLength, 16)));
-  const identity = {
-    network,
-    rangeSize: view.getUint32(28, false),
-    firstIndex: view.getUint32(32, false),
-    lastIndex: view.getUint32(36, false),
-    bits: bytes[10]!,
-  };
-  const stored = view.getUint32(40, false);
-  if (
-    identity.network !== level.network ||
-    identity.rangeSize !== level.rangeSize ||
-    identity.firstIndex !== level.firstIndex ||
-    identity.lastIndex !== level.lastIndex ||
-    identity.bits !== level.bits ||
-    stored !== shard
-  ) {
-    throw corrupt(
-      `object for ${H.hashShardKey(level, shard)} describes ${network} r${identity.rangeSize} ${identity.firstIndex}-${identity.lastIndex} shard ${stored}/${2 ** identity.bits}`,
-    );
-  }
-  try {
-    assertNetworkName(network);
-  } catch {
-    throw corrupt("bad network name");
-  }
-  const entries = new DataView(
-    bytes.buffer,
-    bytes.byteOffset + H.HASH_HEADER_BYTES,
-    count * H.HASH_ENTRY_BYTES,
-  );
+  const { count, entries } = openShardObject(bytes, HASH_SHARD, level, shard, options);
   checkEntries(entries, count, level, shard);
   return { level, shard, count, entries };
 }

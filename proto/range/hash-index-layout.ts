@@ -1,6 +1,6 @@
 import { LightedgeError } from "../errors.ts";
 import type { HeadObject } from "./head.ts";
-import { rangeFolder, rangeIndexName } from "./keys.ts";
+import { type LevelSpan, levelObjectKey, shardName } from "./keys.ts";
 
 /**
  * Layout of the block-hash → height index (proto/range-format.md §Hash index): which objects a head
@@ -19,9 +19,8 @@ export const MAX_SHARD_BITS = 16;
 
 /** "LEDGHASH": identifies an index shard regardless of its key. */
 export const HASH_MAGIC = new Uint8Array([0x4c, 0x45, 0x44, 0x47, 0x48, 0x41, 0x53, 0x48]);
-export const HASH_HEADER_BYTES = 48;
+/** Entries follow the 48-byte shard header of proto/range/index-object.ts; the trailer is after them. */
 export const HASH_ENTRY_BYTES = 8;
-export const HASH_TRAILER_BYTES = 32;
 
 /** The head field saying the index objects of its ranges exist. */
 export interface HeadHashIndex {
@@ -36,11 +35,7 @@ export interface HeadHashIndex {
 }
 
 /** One immutable level: the entries of ranges `firstIndex..lastIndex`, cut into 2^bits shards. */
-export interface HashIndexLevel {
-  network: string;
-  rangeSize: number;
-  firstIndex: number;
-  lastIndex: number;
+export interface HashIndexLevel extends LevelSpan {
   bits: number;
 }
 
@@ -58,10 +53,13 @@ export function hashKey32(hash: Uint8Array): number {
   return (front ^ back) >>> 0;
 }
 
-/** Shard bits of a level holding `entries` entries: the fewest keeping shards ≤ the target on average. */
-export function shardBitsFor(entries: number): number {
+/**
+ * Shard bits of a level holding `entries` entries: the fewest keeping shards ≤ `target` on average
+ * (at most 16). The history indexes use it with their own targets (proto/history/layout.ts).
+ */
+export function shardBitsFor(entries: number, target = SHARD_TARGET_ENTRIES): number {
   let bits = 0;
-  while (bits < MAX_SHARD_BITS && entries > SHARD_TARGET_ENTRIES * 2 ** bits) bits++;
+  while (bits < MAX_SHARD_BITS && entries > target * 2 ** bits) bits++;
   return bits;
 }
 
@@ -86,30 +84,40 @@ export function hashIndexLevel(
 }
 
 /**
- * The levels a head names, computed from the head alone (never listed): the base level covers the
- * whole epochs from the first range, the recent level the ranges after them. Undefined when the
- * head has no index (written before it existed) or one of a version this reader does not know.
+ * The ranges of the levels a head names when its epochs are `epochRanges` ranges (§Hash index,
+ * Levels): the base level covers the whole epochs from the first range, the recent level the
+ * ranges after them; each only when not empty. The history indexes use the same levels.
+ */
+export function headLevelSpans(
+  head: Pick<HeadObject, "network" | "rangeSize" | "firstHeight" | "rangeCount">,
+  epochRanges: number,
+): LevelSpan[] {
+  const { network, rangeSize, rangeCount } = head;
+  const first = head.firstHeight / rangeSize;
+  const baseRanges = Math.floor(rangeCount / epochRanges) * epochRanges;
+  const spans: LevelSpan[] = [];
+  if (baseRanges > 0)
+    spans.push({ network, rangeSize, firstIndex: first, lastIndex: first + baseRanges - 1 });
+  if (rangeCount > baseRanges)
+    spans.push({ network, rangeSize, firstIndex: first + baseRanges, lastIndex: first + rangeCount - 1 });
+  return spans;
+}
+
+/**
+ * The levels a head names, computed from the head alone (never listed). Undefined when the head
+ * has no index (written before it existed) or one of a version this reader does not know.
  */
 export function headHashLevels(head: HeadObject): HashIndexLevel[] | undefined {
   const index = head.hashIndex;
   if (index === undefined || index.version !== HASH_INDEX_VERSION) return undefined;
-  const first = head.firstHeight / head.rangeSize;
-  const baseRanges = Math.floor(head.rangeCount / index.epochRanges) * index.epochRanges;
-  const levels: HashIndexLevel[] = [];
-  if (baseRanges > 0)
-    levels.push(hashIndexLevel(head.network, head.rangeSize, first, first + baseRanges - 1));
-  if (head.rangeCount > baseRanges)
-    levels.push(
-      hashIndexLevel(head.network, head.rangeSize, first + baseRanges, first + head.rangeCount - 1),
-    );
-  return levels;
+  return headLevelSpans(head, index.epochRanges).map((s) =>
+    hashIndexLevel(s.network, s.rangeSize, s.firstIndex, s.lastIndex),
+  );
 }
 
 /** `v1/<network>/r<size>/hash/<FIRST>-<LAST>/<SHARD>.bin`, SHARD as 4 lowercase hex digits. */
-export function hashShardKey(level: HashIndexLevel, shard: number): string {
-  const folder = `${rangeFolder(level.network, level.rangeSize)}hash/`;
-  const span = `${rangeIndexName(level.firstIndex)}-${rangeIndexName(level.lastIndex)}`;
-  return `${folder}${span}/${shard.toString(16).padStart(4, "0")}.bin`;
+export function hashShardKey(level: LevelSpan, shard: number): string {
+  return levelObjectKey(level, "hash", `${shardName(shard)}.bin`);
 }
 
 /** Validates the head's `hashIndex` field (proto/range/head.ts calls it when the field is present). */

@@ -3,7 +3,13 @@ import { LightedgeError } from "../errors.ts";
 import type { LoadCache } from "../lru.ts";
 import type { CodecOptions } from "./encode.ts";
 import { decodeHashShard, type HashShard, shardHeights } from "./hash-index-codec.ts";
-import { hashKey32, hashShardKey, headHashLevels, shardOf } from "./hash-index-layout.ts";
+import {
+  type HashIndexLevel,
+  hashKey32,
+  hashShardKey,
+  headHashLevels,
+  shardOf,
+} from "./hash-index-layout.ts";
 import type { HeadObject } from "./head.ts";
 import { rangeIndexOf } from "./keys.ts";
 import * as L from "./layout.ts";
@@ -19,14 +25,78 @@ import type { RangeMeta, Span } from "./types.ts";
 /** Whole object (or a span of it), or null when absent. */
 export type ReadObject = (key: string, span?: Span) => Promise<Uint8Array | null>;
 
-export interface HashIndexSource {
+/** Where a reader gets index objects: the store, a cache of decoded ones, how to check trailers. */
+export interface IndexObjectSource {
   read: ReadObject;
-  /** Decoded shards by key: they never change, so a reader keeps them as long as they fit. */
-  shards?: LoadCache<string, HashShard>;
   sha256?: CodecOptions["sha256"];
-  /** An async (native) SHA-256 that checks shard trailers instead (the edge: WebCrypto). */
+  /** An async (native) SHA-256 that checks trailers instead (the edge: WebCrypto). */
   digest?: AsyncSha256;
 }
+
+export interface HashIndexSource extends IndexObjectSource {
+  /** Decoded shards by key: they never change, so a reader keeps them as long as they fit. */
+  shards?: LoadCache<string, HashShard>;
+}
+
+/**
+ * An index object a head names, read whole, decoded and checked by `decode`, through `cache` when
+ * given. The head is written after its index objects, so a missing one is damage (corrupt), not a
+ * race. Every index lookup (hash, transaction, address) loads its objects this way.
+ */
+export async function loadIndexObject<T>(
+  src: IndexObjectSource,
+  cache: LoadCache<string, T> | undefined,
+  key: string,
+  where: string,
+  decode: (bytes: Uint8Array, codec: CodecOptions) => T,
+): Promise<T> {
+  const load = async () => {
+    const bytes = await src.read(key);
+    if (bytes === null) throw new LightedgeError("corrupt", where, `index object ${key} is missing`);
+    const codec = { sha256: src.sha256 };
+    return decode(bytes, src.digest ? await withTrailerDigest(bytes, src.digest, codec) : codec);
+  };
+  return cache ? cache.load(key, load) : load();
+}
+
+/** One kind of index shard object a lookup reads. */
+export interface LevelShardObject<L extends HashIndexLevel, T> {
+  where: string;
+  keyOf(level: L, shard: number): string;
+  decode(bytes: Uint8Array, level: L, shard: number, codec: CodecOptions): T;
+}
+
+/**
+ * For each level, the shard holding `key32` (its top bits), decoded: one read per level, all in
+ * parallel (`loadIndexObject`). Every index lookup — hash, transaction, address — starts this way.
+ */
+export function loadLevelShards<L extends HashIndexLevel, T>(
+  src: IndexObjectSource,
+  cache: LoadCache<string, T> | undefined,
+  levels: readonly L[],
+  key32: number,
+  object: LevelShardObject<L, T>,
+): Promise<{ level: L; shard: number; decoded: T }[]> {
+  return Promise.all(
+    levels.map(async (level) => {
+      const shard = shardOf(key32, level.bits);
+      const decoded = await loadIndexObject(
+        src,
+        cache,
+        object.keyOf(level, shard),
+        object.where,
+        (bytes, codec) => object.decode(bytes, level, shard, codec),
+      );
+      return { level, shard, decoded };
+    }),
+  );
+}
+
+const HASH_SHARDS: LevelShardObject<HashIndexLevel, HashShard> = {
+  where: "hash-index",
+  keyOf: hashShardKey,
+  decode: decodeHashShard,
+};
 
 /**
  * Heights of sealed blocks whose hash has the same key as `hash` (in either byte order), ascending;
@@ -40,27 +110,8 @@ export async function hashIndexCandidates(
   const levels = headHashLevels(head);
   if (levels === undefined) return undefined;
   const key = hashKey32(hash);
-  const found = await Promise.all(
-    levels.map(async (level) => {
-      const shard = shardOf(key, level.bits);
-      const objectKey = hashShardKey(level, shard);
-      const load = async () => {
-        const bytes = await src.read(objectKey);
-        // The head is written after its index objects, so a missing one is damage, not a race.
-        if (bytes === null)
-          throw new LightedgeError("corrupt", "hash-index", `hash index object ${objectKey} is missing`);
-        const codec = { sha256: src.sha256 };
-        return decodeHashShard(
-          bytes,
-          level,
-          shard,
-          src.digest ? await withTrailerDigest(bytes, src.digest, codec) : codec,
-        );
-      };
-      const decoded = await (src.shards ? src.shards.load(objectKey, load) : load());
-      return shardHeights(decoded, key);
-    }),
-  );
+  const shards = await loadLevelShards(src, src.shards, levels, key, HASH_SHARDS);
+  const found = shards.map(({ decoded }) => shardHeights(decoded, key));
   return found.flat().sort((a, b) => a - b);
 }
 

@@ -11,16 +11,12 @@ import {
   shardBitsFor,
   shardHeights,
 } from "./index.ts";
+import { specVectorLines, specVectorObjects } from "./spec-vectors.ts";
 
 /** The hash index test vector printed in proto/range-format.md must be what the codec writes. */
 const spec = readFileSync(new URL("../range-format.md", import.meta.url), "utf8");
 
-function block(tag: string): string[] {
-  const fence = "```";
-  const match = new RegExp(`${fence}text ${tag}\\n([\\s\\S]*?)${fence}`).exec(spec);
-  if (!match) throw new Error(`no ${tag} block in range-format.md`);
-  return match[1]!.trim().split("\n");
-}
+const block = (tag: string) => specVectorLines(spec, tag);
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const hashOf = (height: number) => sha256(new TextEncoder().encode(String(height)));
@@ -32,18 +28,7 @@ for (let index = 0; index < 3; index++)
     blockHashEntries([2 * index, 2 * index + 1].map((height) => ({ height, wireHash: hashOf(height) }))),
   );
 
-/** key, then hex lines until the next key: the objects block as { key: hex }. */
-function documentedObjects(): Map<string, string> {
-  const out = new Map<string, string>();
-  let key = "";
-  for (const line of block("vector-hash-objects")) {
-    if (line.startsWith("v1/")) {
-      key = line;
-      out.set(key, "");
-    } else out.set(key, out.get(key)! + line.trim());
-  }
-  return out;
-}
+const documentedObjects = () => specVectorObjects(spec, "vector-hash-objects");
 
 describe("the specification's hash index test vector", () => {
   it("gives each documented hash its documented key", () => {

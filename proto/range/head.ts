@@ -1,5 +1,6 @@
 import { displayHex } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
+import { type HeadHistory, isHeadHistory } from "../history/layout.ts";
 import { type HeadHashIndex, isHeadHashIndex } from "./hash-index-layout.ts";
 import { assertNetworkName, assertRangeSize, FORMAT_VERSION } from "./keys.ts";
 import type { RangeMeta } from "./types.ts";
@@ -29,6 +30,12 @@ export interface HeadObject {
    * the head, like the ranges); absent in heads written before the index existed.
    */
   hashIndex?: HeadHashIndex;
+  /**
+   * Present when every range's raw-block object and transaction table and the transaction and
+   * address index levels are stored (proto/history/layout.ts); absent in heads written before
+   * them or while they are backfilled.
+   */
+  history?: HeadHistory;
 }
 
 export interface HeadLightdInfo {
@@ -87,6 +94,7 @@ function validateHead(value: unknown, fail: Fail): asserts value is HeadObject {
   if (typeof h.updatedAt !== "string") throw fail("bad updatedAt");
   validateLightdInfo(h.lightdInfo, fail);
   if (h.hashIndex !== undefined && !isHeadHashIndex(h.hashIndex)) throw fail("bad hashIndex");
+  if (h.history !== undefined && !isHeadHistory(h.history, h)) throw fail("bad history");
 }
 
 function validateTip(h: HeadObject, fail: Fail): void {

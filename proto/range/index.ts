@@ -23,12 +23,17 @@ export {
   hashKey32,
   hashShardKey,
   headHashLevels,
+  headLevelSpans,
   shardBitsFor,
   shardOf,
 } from "./hash-index-layout.ts";
 export {
   type HashIndexSource,
   hashIndexCandidates,
+  type IndexObjectSource,
+  type LevelShardObject,
+  loadIndexObject,
+  loadLevelShards,
   lookupSealedHash,
   type ReadObject,
   type SealedHashLookup,
@@ -44,10 +49,13 @@ export {
 } from "./head.ts";
 export {
   assertNetworkName,
+  assertRangeIndex,
   assertRangeSize,
   DEFAULT_RANGE_SIZE,
   FORMAT_VERSION,
   headKey,
+  type LevelSpan,
+  levelObjectKey,
   PROJECTIONS,
   type Projection,
   type RangeKeys,
@@ -55,6 +63,7 @@ export {
   rangeFolder,
   rangeIndexOf,
   rangeKeys,
+  shardName,
 } from "./keys.ts";
 export { metaBytes } from "./layout.ts";
 export {

@@ -37,9 +37,38 @@ export function assertRangeSize(rangeSize: number): void {
   }
 }
 
+/** Range indexes are non-negative integers. */
+export function assertRangeIndex(index: number): void {
+  if (!Number.isSafeInteger(index) || index < 0) {
+    throw new LightedgeError("bad-request", "range-keys", `invalid range index ${index}`);
+  }
+}
+
 /** Zero-padded so a lexicographic listing (origin bootstrap, audits) is in height order. */
 export function rangeIndexName(index: number): string {
   return String(index).padStart(8, "0");
+}
+
+/** The ranges `firstIndex..lastIndex` of one network and range size: what an index level covers. */
+export interface LevelSpan {
+  network: string;
+  rangeSize: number;
+  firstIndex: number;
+  lastIndex: number;
+}
+
+/**
+ * `v1/<network>/r<size>/<index>/<FIRST>-<LAST>/<name>`: an object of one index level (the hash
+ * index's `hash`, the history indexes' `txid` and `taddr`), FIRST and LAST as in range keys.
+ */
+export function levelObjectKey(level: LevelSpan, index: string, name: string): string {
+  const span = `${rangeIndexName(level.firstIndex)}-${rangeIndexName(level.lastIndex)}`;
+  return `${rangeFolder(level.network, level.rangeSize)}${index}/${span}/${name}`;
+}
+
+/** A shard number as the 4 lowercase hex digits that name its objects in a level's folder. */
+export function shardName(shard: number): string {
+  return shard.toString(16).padStart(4, "0");
 }
 
 /** `v1/<network>/r<size>/` — the folder of one range size's objects. */
@@ -54,9 +83,7 @@ export function rangeFolder(network: string, rangeSize: number): string {
  * by default, so the objects are cacheable behind a custom domain without a Cache Rule.
  */
 export function rangeKeys(network: string, rangeSize: number, index: number): RangeKeys {
-  if (!Number.isSafeInteger(index) || index < 0) {
-    throw new LightedgeError("bad-request", "range-keys", `invalid range index ${index}`);
-  }
+  assertRangeIndex(index);
   const base = `${rangeFolder(network, rangeSize)}${rangeIndexName(index)}`;
   return {
     meta: `${base}.meta.bin`,

@@ -9,24 +9,12 @@ import {
   type RangeEnds,
   rangeEndsAt,
 } from "./index.ts";
+import { specVectorObjects } from "./spec-vectors.ts";
 
 /** The range-ends test vector printed in proto/range-format.md must be what the codec writes. */
 const spec = readFileSync(new URL("../range-format.md", import.meta.url), "utf8");
 
-function documentedObjects(): Map<string, string> {
-  const fence = "```";
-  const match = new RegExp(`${fence}text vector-range-ends\\n([\\s\\S]*?)${fence}`).exec(spec);
-  if (!match) throw new Error("no vector-range-ends block in range-format.md");
-  const out = new Map<string, string>();
-  let key = "";
-  for (const line of match[1]!.trim().split("\n")) {
-    if (line.startsWith("v1/")) {
-      key = line;
-      out.set(key, "");
-    } else out.set(key, out.get(key)! + line.trim());
-  }
-  return out;
-}
+const documentedObjects = () => specVectorObjects(spec, "vector-range-ends");
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 /** The hash index vector's chain: the hash of height k is SHA-256 of ASCII k; height 0's parent is zeros. */

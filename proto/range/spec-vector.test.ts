@@ -1,16 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { blockInfo, decodeRangeMeta, encodeSealedRange, PROJECTIONS } from "./index.ts";
+import { specVectorLines } from "./spec-vectors.ts";
 
 /** The test vector printed in proto/range-format.md must be what the codec writes and reads. */
 const spec = readFileSync(new URL("../range-format.md", import.meta.url), "utf8");
 
-function block(tag: string): string {
-  const fence = "```";
-  const match = new RegExp(`${fence}text ${tag}\\n([\\s\\S]*?)${fence}`).exec(spec);
-  if (!match) throw new Error(`no ${tag} block in range-format.md`);
-  return match[1]!;
-}
+const block = (tag: string) => specVectorLines(spec, tag).join("\n");
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const ascii = (s: string) => new TextEncoder().encode(s);
