@@ -123,7 +123,7 @@ async function originCeiling(sample: NodeBlock[], seconds: number): Promise<numb
   const start = performance.now();
   let done = 0;
   while (performance.now() - start < seconds * 1000) {
-    const built = sample.map(buildIndexedBlock);
+    const built = sample.map((b) => buildIndexedBlock(b));
     for (let i = 0; i + rangeSize <= built.length; i += rangeSize) {
       encodeSealedRange(
         { network: "regtest", rangeSize, index: i / rangeSize, blocks: built.slice(i, i + rangeSize) },

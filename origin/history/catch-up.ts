@@ -49,7 +49,8 @@ export async function catchUpHistory(o: HistoryCatchUpOptions): Promise<HeadObje
       const inStore =
         applied.height >= head.firstHeight &&
         equalBytes(
-          blockInfo(await o.sealed.meta(Math.floor(applied.height / head.rangeSize)), applied.height).wireHash,
+          blockInfo(await o.sealed.meta(Math.floor(applied.height / head.rangeSize)), applied.height)
+            .wireHash,
           applied.wireHash,
         );
       if (!inStore) {
@@ -74,16 +75,18 @@ export async function catchUpHistory(o: HistoryCatchUpOptions): Promise<HeadObje
     let blocks: HistoryBlock[];
     if (head.history !== undefined) {
       const object = await o.store.get(rawBlocksKey(head.network, head.rangeSize, index));
-      if (object === null) throw new Error(`history: ${rawBlocksKey(head.network, head.rangeSize, index)} is missing`);
-      blocks = [...rawBlocks(object)].map((raw, k) => historyBlockOf(raw, first + k, expected(first + k), "corrupt"));
+      if (object === null)
+        throw new Error(`history: ${rawBlocksKey(head.network, head.rangeSize, index)} is missing`);
+      blocks = [...rawBlocks(object)].map((raw, k) =>
+        historyBlockOf(raw, first + k, expected(first + k), "corrupt"),
+      );
       o.writer.sealRange(index, blocks);
     } else {
       const fetched = await o.chain.blocks(first, last);
       blocks = fetched.map((b) => historyBlockOf(b.raw, b.height, expected(b.height)));
       for (const obj of o.writer.sealRange(index, blocks)) await putImmutable(o.store, obj.key, obj.bytes);
     }
-    if ((index - fromIndex) % 100 === 99)
-      o.log.info({ index, lastIndex }, "history: applying sealed ranges");
+    if ((index - fromIndex) % 100 === 99) o.log.info({ index, lastIndex }, "history: applying sealed ranges");
   }
   if (head.history !== undefined) {
     o.writer.baseStored(head.rangeCount);

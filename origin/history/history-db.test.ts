@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { addressKeyOfScript } from "../../proto/history/index.ts";
 import { corpusIndex, hasChain, readChainHex } from "../../test/support/chain.ts";
 import { parseBlock } from "../chain/index.ts";
 import { blockHistory } from "./block-history.ts";
 import { HistoryDb } from "./history-db.ts";
-import { addressKeyOfScript } from "./testing.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
@@ -105,7 +105,7 @@ describe.skipIf(!hasChain)("HistoryDb", () => {
     expect(txids).toEqual([...txids].sort()); // a level's order
     for (const e of entries) {
       const block = range.find((b) => b.parsed.height === e.height)!;
-      const tx = block.parsed.txs[e.txIndex]!;
+      const tx = block.parsed.txs[e.index]!;
       expect(hex(tx.wireTxid)).toBe(hex(e.wireTxid));
       expect(hex(object.subarray(e.offset, e.offset + e.length))).toBe(hex(tx.raw));
     }

@@ -1,6 +1,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { compareBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
+import type { TxIndexEntry } from "../../proto/history/index.ts";
 import type { BlockHistory } from "./block-history.ts";
 
 /**
@@ -21,16 +22,6 @@ import type { BlockHistory } from "./block-history.ts";
  * Only sealed ranges are here, in height order: `applyRange` adds the next one, `rollbackAbove`
  * removes ranges a cut-back head no longer names. The tail stays in the indexer's memory.
  */
-
-/** One transaction index entry (proto/range-format.md §Transaction index). */
-export interface TxRow {
-  wireTxid: Uint8Array;
-  height: number;
-  txIndex: number;
-  /** Offset of its first byte in its range's raw-block object. */
-  offset: number;
-  length: number;
-}
 
 /** One address record (proto/range-format.md §Transparent address index). */
 export interface AddressRow {
@@ -256,13 +247,13 @@ export class HistoryDb {
   }
 
   /** Transaction index entries of heights `from..to`, sorted by txid (a level's order), streamed. */
-  *txEntries(from: number, to: number): Generator<TxRow> {
+  *txEntries(from: number, to: number): Generator<TxIndexEntry> {
     const st = this.#db.prepare(
       "SELECT txid, height, idx, offset, length FROM txs WHERE height BETWEEN ? AND ? ORDER BY txid",
     );
     st.setReturnArrays(true);
     for (const r of st.iterate(from, to) as Iterable<[Uint8Array, number, number, number, number]>)
-      yield { wireTxid: r[0], height: r[1], txIndex: r[2], offset: r[3], length: r[4] };
+      yield { wireTxid: r[0], height: r[1], index: r[2], offset: r[3], length: r[4] };
   }
 
   /** Distinct addresses with records at heights `from..to`. */
@@ -291,8 +282,9 @@ export class HistoryDb {
     for (const key of sorted) yield* rows(st, key, height);
   }
 
+  /** Closes the file (again: a no-op). */
   close(): void {
-    this.#db.close();
+    if (this.#db.isOpen) this.#db.close();
   }
 
   #state(name: string): unknown {

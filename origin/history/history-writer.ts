@@ -79,7 +79,10 @@ export class HistoryWriter {
   /** The levels a head of `rangeCount` ranges names (base first). */
   spans(rangeCount: number): LevelSpan[] {
     const { network, rangeSize, firstIndex, epochRanges } = this.#o;
-    return headLevelSpans({ network, rangeSize, firstHeight: firstIndex * rangeSize, rangeCount }, epochRanges);
+    return headLevelSpans(
+      { network, rangeSize, firstHeight: firstIndex * rangeSize, rangeCount },
+      epochRanges,
+    );
   }
 
   /** The head's `history` field for `rangeCount` ranges: each level's counts, from the database. */
@@ -110,7 +113,11 @@ export class HistoryWriter {
       const txs = txIndexLevel(span, counts.transactions);
       yield* encodeTxIndexLevel(txs, mapIter(db.txEntries(low, high), encodeTxEntry), codec);
       const addresses = addressIndexLevel(span, counts.addresses);
-      yield* encodeAddressIndexLevel(addresses, mapIter(db.addressRecords(low, high), addressRowBytes), codec);
+      yield* encodeAddressIndexLevel(
+        addresses,
+        mapIter(db.addressRecords(low, high), addressRowBytes),
+        codec,
+      );
     }
   }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { addressKeyOfScript } from "../../proto/history/index.ts";
 import { corpusIndex, hasChain, readChainHex } from "../../test/support/chain.ts";
 import { parseBlock } from "../chain/index.ts";
 import { blockHistory } from "./block-history.ts";
 import { type AddressRow, HistoryDb } from "./history-db.ts";
 import { tailRecords } from "./tail-activity.ts";
-import { addressKeyOfScript } from "./testing.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const line = (r: AddressRow) =>

@@ -1,7 +1,7 @@
 import { equalBytes, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
-import { parseBlock, projectBlock } from "../chain/index.ts";
 import { addressKeyOfScript } from "../../proto/history/index.ts";
+import { parseBlock, projectBlock } from "../chain/index.ts";
 import { blockHistory } from "../history/block-history.ts";
 import type { NodeBlock } from "../node/ports.ts";
 import type { IndexedBlock } from "./tail.ts";

@@ -63,7 +63,12 @@ export async function followStep(s: FollowState, best: BlockTip): Promise<StepOu
   }
   if (top && best.height <= top.height) return rollBack(s, best);
   const from = top ? top.height + 1 : s.floor;
-  const options = { concurrency: s.concurrency, chunkSize: s.chunkSize, signal: s.signal, history: s.history };
+  const options = {
+    concurrency: s.concurrency,
+    chunkSize: s.chunkSize,
+    signal: s.signal,
+    history: s.history,
+  };
   for await (const chunk of fetchBlocks(s.chain, from, best.height, options)) {
     const appended: IndexedBlock[] = [];
     for (const block of chunk) {

@@ -1,12 +1,21 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Logger } from "pino";
 import { compareBytes, displayHex, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import type { HeadObject } from "../../proto/range/index.ts";
+import { DEFAULT_EPOCH_RANGES } from "../../proto/range/index.ts";
+import { catchUpHistory } from "../history/catch-up.ts";
+import { completeHistoryBlocks } from "../history/history-blocks.ts";
+import { type AddressRow, HistoryDb } from "../history/history-db.ts";
+import { HistoryWriter } from "../history/history-writer.ts";
+import { tailRecords } from "../history/tail-activity.ts";
 import { genesisMatches } from "../node/network.ts";
 import type { ChainSource, NodeInfoSource } from "../node/ports.ts";
 import type { BlobStore } from "../store/index.ts";
 import { bootstrapFromStore } from "./bootstrap.ts";
 import type { ChainView, TipInfo } from "./chain-view.ts";
+import { codecOptions } from "./codec-options.ts";
 import { IndexerConfigError, isConfigurationError } from "./config-error.ts";
 import { type FollowState, followStep, type IndexHooks } from "./follow-step.ts";
 import { createRateMeter } from "./rate-meter.ts";
@@ -14,19 +23,11 @@ import type { HealthReport, IndexMetrics } from "./reporting.ts";
 import { backoffMs, isTransient, retrying, sleep } from "./retry.ts";
 import { sealedHashResolver } from "./sealed-hash.ts";
 import { createSealedReader } from "./sealed-reader.ts";
-import { codecOptions } from "./codec-options.ts";
 import { createSealer } from "./sealer.ts";
 import { createTail, type IndexedBlock } from "./tail.ts";
 import { createTailLog } from "./tail-log.ts";
 import { restoreTail } from "./tail-restore.ts";
 import { createChainView, type IndexView } from "./view.ts";
-import { catchUpHistory } from "../history/catch-up.ts";
-import { completeHistoryBlocks } from "../history/history-blocks.ts";
-import { type AddressRow, HistoryDb } from "../history/history-db.ts";
-import { HistoryWriter } from "../history/history-writer.ts";
-import { tailRecords } from "../history/tail-activity.ts";
-import { DEFAULT_EPOCH_RANGES } from "../../proto/range/index.ts";
-import { join } from "node:path";
 
 /** What the origin's History service reads (origin/serve): address records above a height. */
 export interface IndexHistory {
@@ -167,6 +168,7 @@ class NodeIndexer implements Indexer {
     this.#tailLog = createTailLog(o.dataDir, o.network);
     this.#sealed = createSealedReader(o.store, o.network, o.rangeSize);
     if (o.history) {
+      mkdirSync(o.dataDir, { recursive: true });
       this.#historyDb = new HistoryDb(join(o.dataDir, `history-${o.network}.sqlite`), {
         network: o.network,
         rangeSize: o.rangeSize,

@@ -12,8 +12,8 @@ import {
   rangeBounds,
   rangeKeys,
 } from "../../proto/range/index.ts";
-import type { NodeInfoSource } from "../node/ports.ts";
 import type { HistoryBlock, HistoryWriter } from "../history/history-writer.ts";
+import type { NodeInfoSource } from "../node/ports.ts";
 import type { BlobStore } from "../store/index.ts";
 import { codecOptions } from "./codec-options.ts";
 import { headLightdInfo } from "./head-info.ts";

@@ -5,8 +5,8 @@ import { LightedgeError } from "../../proto/errors.ts";
 import { addressKeyOfTaddress } from "../../proto/history/index.ts";
 import { type History, TailAddressesReplySchema } from "../../proto/index.ts";
 import { checkAddresses, heightOf } from "../../proto/wire/limits.ts";
-import type { IndexHistory } from "../index/indexer.ts";
 import { addressRowBytes } from "../history/history-writer.ts";
+import type { IndexHistory } from "../index/indexer.ts";
 
 /**
  * lightedge.history.v1.History at the origin: the address records above a height the edge's
@@ -22,7 +22,11 @@ export function historyService(history: IndexHistory, network: string): ServiceI
       const keys = addresses.map((a) => addressKeyOfTaddress(a, network));
       const { tip, records } = await history.tailAddresses(keys, above);
       if (tip.height < above)
-        throw new LightedgeError("unavailable", rpc, `${rpc}: the origin's tip ${tip.height} is below ${above}`);
+        throw new LightedgeError(
+          "unavailable",
+          rpc,
+          `${rpc}: the origin's tip ${tip.height} is below ${above}`,
+        );
       return create(TailAddressesReplySchema, {
         tipHeight: BigInt(tip.height),
         tipHash: tip.wireHash,

@@ -1,0 +1,230 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { toHex } from "../../proto/bytes.ts";
+import {
+  addressDirectoryEntries,
+  addressDirectoryKey,
+  addressKeyOfScript,
+  addressRecords,
+  addressRecordsKey,
+  headHistoryLevels,
+  lookupTx,
+  rawBlocksKey,
+  txIndexShardKey,
+  txTableKey,
+} from "../../proto/history/index.ts";
+import { decodeHead, type HeadObject, headKey } from "../../proto/range/index.ts";
+import { chainDir, hasChain, readChainHex } from "../../test/support/chain.ts";
+import { testIndexer } from "../../test/support/test-indexer.ts";
+import { parseBlock } from "../chain/index.ts";
+import { createDevNode, type DevNode } from "../devnode/index.ts";
+import { mine, tempDir } from "../index/testing.ts";
+import { type BlobStore, createDirectoryStore } from "../store/index.ts";
+
+const RANGE = 10;
+const EPOCH = 8;
+const FROM = 1028400;
+const TO = 1028600;
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function dir(prefix: string): string {
+  const d = tempDir(prefix);
+  cleanups.push(() => d.remove());
+  return d.path;
+}
+
+/** testnet 1028400–1028600 (real transparent traffic, spends included) with 100 mined blocks on top. */
+async function corpusNode(): Promise<DevNode> {
+  const dev = await createDevNode({ corpus: { dir: chainDir, from: FROM, to: TO }, network: "testnet" });
+  await dev.ready;
+  cleanups.push(() => dev.close());
+  mine(dev, 100);
+  return dev;
+}
+
+/** Indexes the node into `store` until synced; returns the running indexer (stopped at cleanup). */
+async function sync(dev: DevNode, store: BlobStore, dataDir: string, history: boolean) {
+  const t = testIndexer(dev.url, {
+    store,
+    dataDir,
+    network: "testnet",
+    rangeSize: RANGE,
+    fromHeight: FROM,
+    sealDepth: 100,
+    hashIndexEpochRanges: EPOCH,
+    history,
+  });
+  cleanups.push(() => t.stop());
+  await t.indexer.start();
+  await t.indexer.synced();
+  return t;
+}
+
+async function headOf(store: BlobStore): Promise<HeadObject> {
+  return decodeHead((await store.get(headKey("testnet")))!);
+}
+
+/** The corpus blocks' transactions, outputs to t-addresses and spends of them (brute force). */
+function corpusHistory(to: number) {
+  const txs: { txid: string; height: number; index: number; raw: string }[] = [];
+  const records: string[] = [];
+  const outputs = new Map<string, { key: string; value: bigint; where: string }>();
+  for (let height = FROM; height <= Math.min(to, TO); height++) {
+    const block = parseBlock(readChainHex(`blocks/testnet/${height}.hex`), { strictV6: false });
+    for (const tx of block.txs) {
+      txs.push({ txid: toHex(tx.wireTxid), height, index: tx.index, raw: toHex(tx.raw) });
+      tx.vout.forEach((o, n) => {
+        const key = addressKeyOfScript(o.scriptPubKey);
+        if (key === undefined) return;
+        const value = BigInt(o.valueHigh) * 2n ** 32n + BigInt(o.valueLow);
+        outputs.set(`${toHex(tx.wireTxid)}:${n}`, {
+          key: toHex(key),
+          value,
+          where: `${height}/${tx.index}/${n}`,
+        });
+        records.push(`${toHex(key)} 0 ${height} ${tx.index} ${n} ${value}`);
+      });
+    }
+    for (const tx of block.txs.slice(1))
+      tx.vin.forEach((i, n) => {
+        const spent = outputs.get(`${toHex(i.wirePrevoutTxid)}:${i.prevoutIndex}`);
+        if (spent) records.push(`${spent.key} 1 ${height} ${tx.index} ${n} ${spent.value} ${spent.where}`);
+      });
+  }
+  return { txs, records: records.sort() };
+}
+
+/**
+ * Every history object the head names, by key: raw-block objects and tables of its ranges, and its
+ * index levels' shards (superseded levels a writer left behind are not named, so not compared).
+ */
+async function historyObjects(store: BlobStore): Promise<Map<string, string>> {
+  const head = await headOf(store);
+  const keys: string[] = [];
+  const first = head.firstHeight / head.rangeSize;
+  for (let i = first; i < first + head.rangeCount; i++)
+    keys.push(rawBlocksKey("testnet", RANGE, i), txTableKey("testnet", RANGE, i));
+  for (const level of headHistoryLevels(head) ?? [])
+    for (let shard = 0; shard < 2 ** level.txid.bits || shard < 2 ** level.taddr.bits; shard++) {
+      if (shard < 2 ** level.txid.bits) keys.push(txIndexShardKey(level.txid, shard));
+      if (shard < 2 ** level.taddr.bits)
+        keys.push(addressDirectoryKey(level.taddr, shard), addressRecordsKey(level.taddr, shard));
+    }
+  const out = new Map<string, string>();
+  for (const key of keys) {
+    const bytes = await store.get(key);
+    if (bytes !== null) out.set(key, toHex(bytes));
+  }
+  return out;
+}
+
+/** Keys of history objects in a store, named or not. */
+async function historyKeys(store: BlobStore): Promise<string[]> {
+  const keys = [
+    ...(await store.list("v1/testnet/r10/txid/")),
+    ...(await store.list("v1/testnet/r10/taddr/")),
+  ];
+  for (const key of await store.list("v1/testnet/r10/")) if (/\.(raw|txs)\.bin$/.test(key)) keys.push(key);
+  return keys;
+}
+
+describe.skipIf(!hasChain)("node-free history, sealed by the indexer (testnet 1028400–1028600)", () => {
+  it("answers every sealed transaction and address from the store alone, as a scan of the blocks does", async () => {
+    const dev = await corpusNode();
+    const store = createDirectoryStore(dir("store"));
+    const t = await sync(dev, store, dir("data"), true);
+    const head = await headOf(store);
+    const sealedTip = head.tip!.height;
+    expect(sealedTip).toBe(1028599);
+    const levels = headHistoryLevels(head)!;
+    expect(levels.length).toBe(2); // 20 ranges: a base level of two epochs, a recent level of 4 ranges
+    const expected = corpusHistory(sealedTip);
+    expect(head.history!.levels.reduce((n, l) => n + l.transactions, 0)).toBe(expected.txs.length);
+
+    const reads: string[] = [];
+    const source = {
+      read: (key: string, span?: { offset: number; length: number }) => {
+        reads.push(key);
+        return store.get(key, span);
+      },
+    };
+    for (const tx of expected.txs) {
+      reads.length = 0;
+      const found = await lookupTx(source, head, Buffer.from(tx.txid, "hex"));
+      expect(found).toMatchObject({ indexed: true, found: { height: tx.height, index: tx.index } });
+      expect(reads.length).toBeLessThanOrEqual(2);
+      const at = found.indexed ? found.found! : undefined;
+      const raw = await store.get(rawBlocksKey("testnet", RANGE, Math.floor(tx.height / RANGE)), at);
+      expect(toHex(raw!)).toBe(tx.raw);
+    }
+    expect(await lookupTx(source, head, new Uint8Array(32).fill(7))).toEqual({
+      indexed: true,
+      found: undefined,
+    });
+
+    const keys = [...new Set(expected.records.map((r) => r.split(" ")[0]!))];
+    const got: string[] = [];
+    for (const key of keys) {
+      const where = await addressDirectoryEntries(source, head, Buffer.from(key, "hex"));
+      if (!where.indexed) throw new Error("no history");
+      for (const r of await addressRecords(source, where.found))
+        got.push(
+          `${toHex(r.addressKey)} ${r.kind} ${r.height} ${r.txIndex} ${r.index} ${r.value}` +
+            (r.spent ? ` ${r.spent.height}/${r.spent.txIndex}/${r.spent.index}` : ""),
+        );
+    }
+    expect(expected.records.some((r) => r.split(" ")[1] === "1")).toBe(true);
+    expect(got.sort()).toEqual(expected.records);
+
+    // The tail (1028600 and the mined blocks) through the origin's TailAddresses path.
+    const tail = await t.indexer.history!.tailAddresses(
+      keys.map((k) => Buffer.from(k, "hex")),
+      sealedTip,
+    );
+    expect(tail.tip.height).toBe(TO + 100);
+    const inTail = corpusHistory(TO).records.filter((r) => Number(r.split(" ")[2]) > sealedTip);
+    expect(
+      tail.records
+        .map(
+          (r) =>
+            `${toHex(r.key)} ${r.kind} ${r.height} ${r.txIndex} ${r.n} ${r.value}` +
+            (r.kind === 1 ? ` ${r.outHeight}/${r.outTxIndex}/${r.outN}` : ""),
+        )
+        .sort(),
+    ).toEqual(inTail);
+  }, 120_000);
+
+  it("rebuilds a lost history database from the store, and backfills a store sealed without history, byte for byte", async () => {
+    const dev = await corpusNode();
+    const withHistory = createDirectoryStore(dir("store-a"));
+    const dataA = dir("data-a");
+    const a = await sync(dev, withHistory, dataA, true);
+    await a.stop();
+    const reference = await historyObjects(withHistory);
+    expect(reference.size).toBeGreaterThan(40);
+
+    // The database is lost: the next start applies the store's raw-block objects again.
+    rmSync(join(dataA, "history-testnet.sqlite"), { force: true });
+    const again = await sync(dev, withHistory, dataA, true);
+    const tail = await again.indexer.history!.tailAddresses([], 1028599);
+    expect(tail.records).toEqual([]);
+    expect(await historyObjects(withHistory)).toEqual(reference);
+
+    // A store sealed before node-free history existed: the first start with it fetches the raw
+    // blocks from the node and writes exactly what sealing with history would have written.
+    const without = createDirectoryStore(dir("store-b"));
+    const dataB = dir("data-b");
+    const b = await sync(dev, without, dataB, false);
+    await b.stop();
+    expect((await headOf(without)).history).toBeUndefined();
+    expect((await historyKeys(without)).length).toBe(0);
+    await sync(dev, without, dataB, true);
+    expect((await headOf(without)).history).toEqual((await headOf(withHistory)).history);
+    expect(await historyObjects(without)).toEqual(reference);
+  }, 240_000);
+});
