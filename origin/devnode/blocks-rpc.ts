@@ -9,8 +9,17 @@ export interface BlockCache {
   get(chain: DevChain, height: number): CachedBlock;
 }
 
-/** A block with its `getblock 0` result pre-rendered as JSON bytes (a quoted hex string). */
-export type CachedBlock = DevBlock & { hexJson: Buffer };
+/**
+ * A block with its `getblock 0` result pre-rendered as JSON bytes (a quoted hex string), and its
+ * transactions' bytes once a getrawtransaction asked for one (parsed once per cached block).
+ */
+export type CachedBlock = DevBlock & { hexJson: Buffer; txRaws?: Uint8Array[] };
+
+/** The raw bytes of transaction `index` of a cached block. */
+export function txRaw(b: CachedBlock, index: number): Uint8Array | undefined {
+  b.txRaws ??= parseBlock(b.raw, { strictV6: false }).txs.map((t) => t.raw);
+  return b.txRaws[index];
+}
 
 /** A result already rendered as JSON: written to the socket as is, never re-stringified. */
 export class RenderedJson {

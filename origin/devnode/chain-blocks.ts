@@ -1,9 +1,10 @@
 import { displayHex } from "../../proto/bytes.ts";
-import { parseBlock, parseTransaction } from "../chain/index.ts";
+import { type ParsedTx, parseBlock, parseTransaction } from "../chain/index.ts";
 import { buildHeader, headerHash } from "./header.ts";
 import type { HeightTable } from "./height-table.ts";
 import { blockEra, syntheticBody } from "./synthetic-block.ts";
-import type { DevBlock, DevTreeSizes, Network } from "./types.ts";
+import type { Traffic, TransparentMode } from "./transparent-traffic.ts";
+import type { DevBlock, DevTreeSizes, IndexedTx, Network } from "./types.ts";
 import type { Era } from "./upgrades.ts";
 
 /** Real blocks a chain starts with (a corpus run); synthetic blocks may follow or replace them. */
@@ -20,6 +21,8 @@ export interface ChainBlocksOptions {
   fixed?: FixedBlocks;
   /** Time of height 0 (synthetic); 75 s spacing (post-Blossom target). */
   genesisTime?: number;
+  /** Synthetic blocks carry heavy transparent traffic (transparent-traffic.ts); default none. */
+  transparent?: TransparentMode;
 }
 
 const SPACING = 75;
@@ -69,6 +72,7 @@ export class ChainBlocks {
   private readonly forks: Forks;
   private readonly base: number;
   private readonly genesisTime: number;
+  private readonly traffic: Traffic | undefined;
 
   constructor(o: ChainBlocksOptions, table: HeightTable, forks: Forks) {
     this.o = o;
@@ -76,6 +80,7 @@ export class ChainBlocks {
     this.forks = forks;
     this.base = o.fixed?.from ?? 0;
     this.genesisTime = o.genesisTime ?? 1_700_000_000;
+    this.traffic = o.transparent === "heavy" ? { branchAt: (h) => forks.branchAt(h) } : undefined;
   }
 
   eraAt(height: number): Era {
@@ -108,6 +113,17 @@ export class ChainBlocks {
     };
   }
 
+  /** Block h's txids and transparent parts (synthetic: from the generated shapes, no header, no parse). */
+  indexedTxs(h: number): IndexedTx[] {
+    if (this.isFixed(h)) return parsedTxs(this.o.fixed!.get(h).raw);
+    const body = this.body(h);
+    return body.wireTxids.map((wireTxid, i) => {
+      const shape = body.shapes[i];
+      if (shape) return { wireTxid, vin: shape.vin, vout: shape.vout };
+      return { ...transparentParts(parseTransaction(body.txs[i]!, { strictV6: false })), wireTxid };
+    });
+  }
+
   private isFixed(h: number): boolean {
     const fixed = this.o.fixed;
     return fixed !== undefined && h <= fixed.to && this.forks.branchAt(h) === 0;
@@ -127,12 +143,17 @@ export class ChainBlocks {
     return this.isFixed(h) ? sizesBeforeBlock(this.o.fixed!.get(h)) : { sapling: 0, orchard: 0, ironwood: 0 };
   }
 
+  /** Synthetic block h's transactions (its branch, mined transactions and traffic). */
+  private body(h: number) {
+    const branch = this.forks.branchAt(h);
+    return syntheticBody(this.o.seed, h, branch, this.forks.extrasAt(h), this.eraAt(h), this.traffic);
+  }
+
   /** Header, txids and tree sizes of synthetic block h (the block bytes are in body.block). */
   private build(h: number) {
-    const extra = this.forks.extrasAt(h);
-    const body = syntheticBody(this.o.seed, h, this.forks.branchAt(h), extra, this.eraAt(h));
+    const body = this.body(h);
     const added = body.added;
-    for (const t of extra) addCounts(added, t);
+    for (const t of this.forks.extrasAt(h)) addCounts(added, t);
     const header = buildHeader({
       wirePrevHash: this.prevWire(h),
       wireMerkleRoot: body.wireMerkleRoot,
@@ -147,6 +168,21 @@ export class ChainBlocks {
     };
     return { body, header, wireHash: headerHash(header), treeSizes };
   }
+}
+
+function transparentParts(tx: ParsedTx): Omit<IndexedTx, "wireTxid"> {
+  return {
+    vin: tx.vin.map((i) => ({ wirePrevTxid: i.wirePrevoutTxid, index: i.prevoutIndex })),
+    vout: tx.vout.map((o) => ({ value: o.valueHigh * 2 ** 32 + o.valueLow, script: o.scriptPubKey })),
+  };
+}
+
+/** A raw block's transactions for indexes (txids computed by the parser). */
+function parsedTxs(raw: Uint8Array): IndexedTx[] {
+  return parseBlock(raw, { strictV6: false }).txs.map((tx) => ({
+    ...transparentParts(tx),
+    wireTxid: tx.wireTxid,
+  }));
 }
 
 export function wireOf(displayHash: string): Buffer {

@@ -2,7 +2,7 @@ import { displayHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { ChainBlocks, type ChainBlocksOptions, Forks, wireOf } from "./chain-blocks.ts";
 import { HeightTable } from "./height-table.ts";
-import type { ChainEvent, DevBlock, DevChain, DevTreeSizes } from "./types.ts";
+import type { ChainEvent, DevBlock, DevChain, DevTreeSizes, IndexedTx } from "./types.ts";
 import type { Era } from "./upgrades.ts";
 
 export interface ChainOptions extends ChainBlocksOptions {
@@ -79,6 +79,11 @@ class Chain implements DevChain {
       this.known++;
     }
     return b;
+  }
+
+  indexedTxs(h: number): IndexedTx[] {
+    this.checkHeight(h);
+    return this.blocks.indexedTxs(h);
   }
 
   treeSizesAt(h: number): DevTreeSizes {

@@ -59,7 +59,9 @@ describe("synthetic dev chain", () => {
     c.close();
   });
 
-  it("is deterministic per seed and differs across seeds", async () => {
+  // Two more nodes, each building its tree worker's hash tables before `ready`: over 30 s on a
+  // loaded 2-core machine (it timed out there before any change to the chain).
+  it("is deterministic per seed and differs across seeds", { timeout: 120_000 }, async () => {
     const again = await createDevNode({ synthetic: { blocks: 20, seed: "devnode-test" } });
     const other = await createDevNode({ synthetic: { blocks: 20, seed: "other" } });
     await Promise.all([again.ready, other.ready]);

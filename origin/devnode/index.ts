@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { scannedAddressIndex, syntheticAddressIndex } from "./address-index.ts";
+import { LightedgeError } from "../../proto/errors.ts";
+import { createAddressIndex, type DevAddressIndex } from "./address-index.ts";
 import { createBlockCache } from "./blocks-rpc.ts";
 import { createDevChain } from "./chain.ts";
 import type { Pool } from "./commitments.ts";
@@ -11,18 +12,24 @@ import { createFaults } from "./fault-injection.ts";
 import { type CorpusServing, type NodeState, rememberTxids } from "./node-state.ts";
 import { createHandler } from "./server.ts";
 import type { StartPlan } from "./start-frontier.ts";
+import type { TransparentMode } from "./transparent-traffic.ts";
 import { createTreeStates } from "./tree-host.ts";
 import type { DevChain, Network } from "./types.ts";
 
 export { knownScripts, scriptAddress } from "./address.ts";
+export { POOL_SIZE, poolAddress, type TransparentMode } from "./transparent-traffic.ts";
 export type { DevBlock, DevChain, DevTreeSizes, Network } from "./types.ts";
 
 export interface DevNodeOptions {
   port?: number;
   host?: string;
   network?: Network;
-  /** Synthetic chain of this many blocks (heights 0..blocks-1)… */
-  synthetic?: { blocks: number; seed: string };
+  /**
+   * Synthetic chain of this many blocks (heights 0..blocks-1)… With `transparent: "heavy"` its
+   * blocks also carry transparent traffic spending real earlier outputs (transparent-traffic.ts);
+   * without it the chain is the default one, byte for byte.
+   */
+  synthetic?: { blocks: number; seed: string; transparent?: TransparentMode };
   /** …or a consecutive corpus run. */
   corpus?: { dir: string; from: number; to: number };
   /** Require HTTP basic auth with these credentials… */
@@ -42,6 +49,11 @@ export interface DevNode {
   port: number;
   chain: DevChain;
   /**
+   * The address and transaction index (built on the first address or unknown-txid request;
+   * `addresses.ready(chain.tip())` builds it ahead, e.g. before a bench measures).
+   */
+  addresses: DevAddressIndex;
+  /**
    * Resolves once every header hash is computed (the served tip grows until then) and the tree
    * worker's hash tables are built, so a first z_gettreestate answers within any caller's deadline.
    */
@@ -54,7 +66,14 @@ export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
   const network = o.network ?? (o.corpus ? "mainnet" : "regtest");
   const fixed = o.corpus ? loadCorpusRun(o.corpus.dir, network, o.corpus.from, o.corpus.to) : undefined;
   const seed = o.synthetic?.seed ?? "corpus";
-  const chain = createDevChain({ network, seed, blocks: o.synthetic?.blocks, fixed });
+  const transparent = o.synthetic?.transparent;
+  if (transparent !== undefined && transparent !== "heavy")
+    throw new LightedgeError(
+      "bad-request",
+      "devnode.options",
+      `devnode: unknown transparent mode ${transparent}`,
+    );
+  const chain = createDevChain({ network, seed, blocks: o.synthetic?.blocks, fixed, transparent });
   const empty = (pool: Pool): StartPlan => ({ pool, kind: "empty", size: 0 });
   const trees = createTreeStates({
     chain,
@@ -69,7 +88,7 @@ export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
   const state: NodeState = {
     chain,
     blocks: createBlockCache(),
-    addresses: fixed ? scannedAddressIndex(corpusBlocks(fixed), network) : syntheticAddressIndex(chain),
+    addresses: createAddressIndex(chain),
     mempool: new Map(),
     txHeights: new Map(),
     behind: 0,
@@ -105,6 +124,7 @@ export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
     url: `http://${o.host ?? "127.0.0.1"}:${port}/`,
     port,
     chain,
+    addresses: state.addresses,
     ready,
     close: () =>
       new Promise<void>((resolve) => {
@@ -137,8 +157,4 @@ function corpusServing(run: CorpusRun): CorpusServing {
     },
     subtrees: run.trees.subtrees,
   };
-}
-
-function corpusBlocks(fixed: CorpusRun) {
-  return Array.from({ length: fixed.to - fixed.from + 1 }, (_, i) => fixed.get(fixed.from + i));
 }

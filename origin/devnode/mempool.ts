@@ -36,7 +36,24 @@ export function admitTransaction(state: NodeState, raw: Uint8Array): string {
   if (why !== undefined) throw new RpcFault(-26, `transaction rejected for block ${next}: ${why}`);
   const txid = displayHex(computeTxid(raw, { strictV6: false }));
   if (state.mempool.has(txid)) throw new RpcFault(-26, "txn-already-in-mempool");
-  if (state.txHeights.has(txid)) throw new RpcFault(-27, "transaction already in block chain");
+  if (inChain(state, txid)) throw new RpcFault(-27, "transaction already in block chain");
   state.mempool.set(txid, raw);
   return txid;
+}
+
+/**
+ * Whether a mined block up to the tip holds `txid`: by the heights of recently served blocks (a
+ * reorg may have replaced that block since), else by what the address index has scanned (never a
+ * scan here: a sendrawtransaction does not wait for one).
+ */
+function inChain(state: NodeState, txid: string): boolean {
+  const recent = state.txHeights.get(txid);
+  if (
+    recent !== undefined &&
+    recent <= state.tip() &&
+    state.blocks.get(state.chain, recent).txids.includes(txid)
+  )
+    return true;
+  const at = state.addresses.scannedLocation(txid);
+  return at !== undefined && at.height <= state.chain.tip();
 }

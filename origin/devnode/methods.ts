@@ -1,6 +1,4 @@
-import { displayHex } from "../../proto/bytes.ts";
-import { parseBlock } from "../chain/index.ts";
-import { RenderedJson, resolveBlock, verboseBlock } from "./blocks-rpc.ts";
+import { RenderedJson, resolveBlock, txRaw, verboseBlock } from "./blocks-rpc.ts";
 import { getBlockchainInfo, getInfo } from "./info-rpc.ts";
 import { admitTransaction } from "./mempool.ts";
 import { type NodeState, rememberTxids } from "./node-state.ts";
@@ -66,7 +64,12 @@ function addressRequest(req: unknown): { addresses: string[]; start?: number; en
   };
 }
 
-function rawTransaction(s: NodeState, txid: unknown, verbose: unknown): unknown {
+/**
+ * getrawtransaction: the mempool, else any transaction of the chain up to the tip — first by the
+ * heights of recently served blocks (no scan), else by the address and transaction index (which
+ * the first such request builds: address-index.ts).
+ */
+async function rawTransaction(s: NodeState, txid: unknown, verbose: unknown): Promise<unknown> {
   if (typeof txid !== "string" || !/^[0-9a-fA-F]{64}$/.test(txid))
     throw new RpcFault(-5, "Invalid string length");
   const id = txid.toLowerCase();
@@ -75,12 +78,14 @@ function rawTransaction(s: NodeState, txid: unknown, verbose: unknown): unknown 
   let height: number | undefined;
   if (pooled) hex = Buffer.from(pooled).toString("hex");
   else {
-    height = s.txHeights.get(id);
-    if (height === undefined || height > s.tip()) throw faults.txNotFound();
-    const b = s.blocks.get(s.chain, height);
-    const tx = parseBlock(b.raw, { strictV6: false }).txs.find((t) => displayHex(t.wireTxid) === id);
-    if (!tx) throw faults.txNotFound(); // the block at that height changed (reorg)
-    hex = Buffer.from(tx.raw).toString("hex");
+    const recent = s.txHeights.get(id);
+    let found = recent === undefined ? undefined : minedTx(s, recent, id);
+    if (!found) {
+      const at = await s.addresses.locate(id, s.tip());
+      found = at && minedTx(s, at.height, id);
+    }
+    if (!found) throw faults.txNotFound();
+    ({ hex, height } = found);
   }
   if (verbose === 0 || verbose === false) return hex;
   const out: Record<string, unknown> = { hex, txid: id };
@@ -90,6 +95,15 @@ function rawTransaction(s: NodeState, txid: unknown, verbose: unknown): unknown 
     out.blockhash = s.chain.hashAt(height);
   }
   return out;
+}
+
+/** Transaction `id` (display txid) in the block at `height`, if that block (still) has it. */
+function minedTx(s: NodeState, height: number, id: string): { hex: string; height: number } | undefined {
+  if (height > s.tip() || height < s.chain.base) return undefined;
+  const b = s.blocks.get(s.chain, height);
+  const i = b.txids.indexOf(id);
+  if (i < 0) return undefined; // the block at that height changed (reorg)
+  return { hex: Buffer.from(txRaw(b, i)!).toString("hex"), height };
 }
 
 function sendRawTransaction(s: NodeState, hex: unknown): string {

@@ -1,12 +1,15 @@
 import { LightedgeError } from "../../proto/errors.ts";
 import { computeTxid, merkleRoot } from "../chain/index.ts";
-import { knownScripts } from "./address.ts";
+import { ALL_POOLS, coinbaseShape } from "./coinbase.ts";
 import { HEADER_BYTES } from "./header.ts";
 import { type BlockRandom, blockRandom } from "./prng.ts";
-import { bip34Height, NU63_BRANCH_ID, type TxShape, writeTx } from "./tx-builder.ts";
+import { noteCoinbase, type Traffic, trafficTxs } from "./transparent-traffic.ts";
+import { type TxShape, writeTx } from "./tx-builder.ts";
 import type { Network } from "./types.ts";
 import { type Era, eraAt } from "./upgrades.ts";
 import { ByteWriter } from "./writer.ts";
+
+export { ALL_POOLS, COINBASE_VALUE, coinbaseShape, scripts } from "./coinbase.ts";
 
 /** Transactions of one synthetic block (coinbase first) with their wire txids. */
 export interface SyntheticBody {
@@ -17,20 +20,9 @@ export interface SyntheticBody {
   added: { sapling: number; orchard: number; ironwood: number };
   /** The whole block with zeros where the header goes (its first HEADER_BYTES bytes). */
   block: Buffer;
+  /** Shapes of the generated transactions (the first shapes.length of txs; mined ones follow). */
+  shapes: TxShape[];
 }
-
-/** Block subsidy the coinbase pays (post-second-halving mainnet value; any constant would do). */
-export const COINBASE_VALUE = 156_250_000;
-export const scripts = knownScripts();
-
-/** Everything active (NU6.3): synthetic and regtest chains from height 1. */
-export const ALL_POOLS: Era = {
-  name: "NU6.3",
-  branchId: NU63_BRANCH_ID,
-  sapling: true,
-  orchard: true,
-  ironwood: true,
-};
 
 /** The era a chain's block at `height` is built for: a synthetic chain has every pool from genesis. */
 export function blockEra(network: Network, synthetic: boolean, height: number): Era {
@@ -88,7 +80,7 @@ function randomInput(rand: BlockRandom) {
   return { wirePrevTxid: rand.bytes(32), index: rand.int(4), script: rand.bytes(106) };
 }
 
-/** Ordinary payments go to random P2PKH scripts: the known addresses receive only coinbases, which keeps address RPCs computable without scanning the chain. */
+/** Ordinary payments go to random P2PKH scripts (addresses with one transaction; the input spends nothing real). */
 function payment(rand: BlockRandom) {
   return {
     value: 10_000 + rand.int(1_000_000),
@@ -97,34 +89,11 @@ function payment(rand: BlockRandom) {
 }
 
 /**
- * The coinbase: BIP34 height, pays known address `height % 3`, transparent only, same on every
- * branch; v5 from NU5, v4 before.
- */
-export function coinbaseShape(height: number, era: Era = ALL_POOLS): TxShape {
-  return {
-    version: era.orchard ? 5 : 4,
-    branchId: era.branchId,
-    vin: [
-      {
-        wirePrevTxid: new Uint8Array(32),
-        index: 0xffffffff,
-        script: Uint8Array.from([...bip34Height(height), 0x6c, 0x65]),
-      },
-    ],
-    vout: [{ value: COINBASE_VALUE, script: scripts[height % scripts.length]! }],
-    saplingSpends: 0,
-    saplingOutputs: 0,
-    orchardActions: 0,
-    ironwoodActions: 0,
-    lockTime: 0,
-    expiryHeight: height,
-  };
-}
-
-/**
  * Generates block `height` on `branch` (0 = original chain; reorgs use new branch numbers). All
  * transactions are written into one buffer after HEADER_BYTES of room, so the caller completes
- * the block by writing the header into `block` (no per-tx copies, no concatenation).
+ * the block by writing the header into `block` (no per-tx copies, no concatenation). With
+ * `traffic` (heavy transparent mode) the block's transparent traffic follows its ordinary
+ * transactions (transparent-traffic.ts); `extra` (mined mempool transactions) comes last.
  */
 export function syntheticBody(
   seed: string,
@@ -132,6 +101,7 @@ export function syntheticBody(
   branch: number,
   extra: Uint8Array[] = [],
   era: Era = ALL_POOLS,
+  traffic?: Traffic,
 ): SyntheticBody {
   if (!era.sapling)
     throw new LightedgeError(
@@ -142,10 +112,11 @@ export function syntheticBody(
   const rand = blockRandom(seed, height, branch);
   // Height 0 is a coinbase-only genesis: pools activate at 1 on synthetic chains (upgrades.ts).
   const list = [coinbaseShape(height, era), ...(height === 0 ? [] : blockShapes(rand, height, era))];
+  const transfers = traffic ? trafficTxs(seed, height, branch, traffic) : [];
   const added = { sapling: 0, orchard: 0, ironwood: 0 };
   const w = new ByteWriter(64 * 1024);
   w.pos = HEADER_BYTES;
-  w.compactSize(list.length + extra.length);
+  w.compactSize(list.length + transfers.length + extra.length);
   const bounds: number[] = [w.pos];
   const wireTxids: Uint8Array[] = [];
   for (const s of list) {
@@ -155,6 +126,12 @@ export function syntheticBody(
     wireTxids.push(writeTx(w, s, rand));
     bounds.push(w.pos);
   }
+  if (traffic) noteCoinbase(height, wireTxids[0]!);
+  for (const t of transfers) {
+    w.bytes(t.raw);
+    wireTxids.push(t.wireTxid);
+    bounds.push(w.pos);
+  }
   for (const t of extra) {
     w.bytes(t);
     wireTxids.push(computeTxid(t, { strictV6: false }));
@@ -162,5 +139,6 @@ export function syntheticBody(
   }
   const block = w.buf.subarray(0, w.pos);
   const txs = wireTxids.map((_, i) => block.subarray(bounds[i], bounds[i + 1]));
-  return { txs, wireTxids, wireMerkleRoot: merkleRoot(wireTxids), added, block };
+  for (const t of transfers) list.push(t.shape);
+  return { txs, wireTxids, wireMerkleRoot: merkleRoot(wireTxids), added, block, shapes: list };
 }

@@ -21,6 +21,15 @@ export interface DevBlock {
   treeSizes: DevTreeSizes;
 }
 
+/** A transaction as the address and transaction index reads it: txid and transparent parts. */
+export interface IndexedTx {
+  wireTxid: Uint8Array;
+  /** Outpoints spent (a coinbase's null prevout included). */
+  vin: readonly { wirePrevTxid: Uint8Array; index: number }[];
+  /** Outputs: value in zatoshi, scriptPubKey. */
+  vout: readonly { value: number; script: Uint8Array }[];
+}
+
 /** The chain a dev node serves; the JSON-RPC layer reads it, the control API changes it. */
 export interface DevChain {
   readonly network: Network;
@@ -35,6 +44,12 @@ export interface DevChain {
   hashAt(height: number): string;
   heightOf(displayHash: string): number | undefined;
   block(height: number): DevBlock;
+  /**
+   * Block `height`'s transactions in block order, for indexes: synthetic blocks are generated
+   * without their header (any height up to the tip, hashed or not) and read from their shapes, not
+   * parsed; corpus blocks are parsed.
+   */
+  indexedTxs(height: number): IndexedTx[];
   /** Tree sizes after `height` (hashed heights only; cheap). */
   treeSizesAt(height: number): DevTreeSizes;
   /**

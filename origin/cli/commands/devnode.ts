@@ -2,12 +2,14 @@ import { parseArgs } from "node:util";
 import { createDevNode, type DevNodeOptions, type Network } from "../../devnode/index.ts";
 import { type Command, UsageError } from "../command.ts";
 
-const help = `lightedge devnode --port P (--corpus DIR --network NET --from H --to H | --synthetic BLOCKS --seed S)
+const help = `lightedge devnode --port P (--corpus DIR --network NET --from H --to H | --synthetic BLOCKS --seed S [--transparent heavy])
 
 Runs a dev Zcash node: a JSON-RPC server speaking the zebrad subset lightedge and lightwalletd use
 (getinfo, getblockchaininfo, getbestblockhash, getblockcount, getblockhash, getblock 0|1,
 z_gettreestate, z_getsubtreesbyindex, getrawtransaction, sendrawtransaction, getrawmempool,
 getaddresstxids, getaddressbalance, getaddressutxos), for tests, demos, benches and wallet work.
+Address answers and getrawtransaction of any mined transaction come from an index of the chain's
+blocks, built on the first such request (seconds per 10,000 blocks) and kept current after that.
 
   --port P            port to listen on (0 = any free port)
   --host H            address to bind (default 127.0.0.1)
@@ -16,6 +18,11 @@ getaddresstxids, getaddressbalance, getaddressutxos), for tests, demos, benches 
   --from H --to H     the consecutive corpus run to serve (e.g. mainnet 663150..663250)
   --synthetic BLOCKS  serve a generated chain of BLOCKS blocks (heights 0..BLOCKS-1)…
   --seed S            …from this seed (same seed, same chain)
+  --transparent heavy  synthetic blocks also carry transparent traffic: from height 102 each block
+                      spends the coinbase of 101 blocks before and earlier outputs, paying the known
+                      addresses, a stable pool of 1,000 addresses (pool 0 ~14,000 transactions per
+                      20,000 blocks, pool ~250 ~100) and one-time addresses (default: none; see
+                      origin/devnode/transparent-traffic.ts)
   --user U --password W   require HTTP basic auth
   --cookie FILE       write a zebrad-style cookie file and require it
   --warm-trees        compute tree states from start-up on (default: from the first tree request)
@@ -53,6 +60,7 @@ function options(argv: string[]): DevNodeOptions {
       "to",
       "synthetic",
       "seed",
+      "transparent",
       "user",
       "password",
       "cookie",
@@ -73,7 +81,13 @@ function options(argv: string[]): DevNodeOptions {
   } else if (v.synthetic !== undefined) {
     if (v.seed === undefined) throw new UsageError("--synthetic needs --seed");
     o.synthetic = { blocks: Math.max(1, int("synthetic", v.synthetic)), seed: v.seed };
+    if (v.transparent !== undefined) {
+      if (v.transparent !== "heavy") throw new UsageError(`bad --transparent ${v.transparent} (only: heavy)`);
+      o.synthetic.transparent = "heavy";
+    }
   } else throw new UsageError("give --corpus DIR … or --synthetic BLOCKS --seed S");
+  if (v.transparent !== undefined && o.synthetic === undefined)
+    throw new UsageError("--transparent goes with --synthetic");
   if ((v.user === undefined) !== (v.password === undefined))
     throw new UsageError("--user and --password go together");
   if (v.user !== undefined) o.auth = { user: v.user, password: v.password! };
@@ -89,7 +103,7 @@ export const command: Command = {
     const o = options(argv);
     const node = await createDevNode(o);
     const what = o.synthetic
-      ? `SYNTHETIC chain (not real chain data): ${o.synthetic.blocks} blocks, seed "${o.synthetic.seed}", network ${node.chain.network}`
+      ? `SYNTHETIC chain (not real chain data): ${o.synthetic.blocks} blocks, seed "${o.synthetic.seed}", network ${node.chain.network}${o.synthetic.transparent ? `, ${o.synthetic.transparent} transparent traffic` : ""}`
       : `corpus ${node.chain.network} ${o.corpus!.from}..${o.corpus!.to} from ${o.corpus!.dir}`;
     process.stdout.write(
       `lightedge devnode listening on ${node.url}\n  ${what}\n  control API: ${node.url}control/state\n`,
