@@ -11,6 +11,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   index: () => import("./commands/index.ts"),
   origin: () => import("./commands/origin.ts"),
   "backfill-trees": () => import("./commands/backfill-trees.ts"),
+  reproject: () => import("./commands/reproject.ts"),
   edge: () => import("./commands/edge.ts"),
 };
 
