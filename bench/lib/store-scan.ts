@@ -20,6 +20,8 @@ export interface StoreScan {
    * block-hash index shards.
    */
   storedBytes: Record<StoredProjection | "meta" | "trees" | "hashIndex", number>;
+  /** Node-free history: raw-block objects, transaction tables, transaction and address index levels. */
+  historyBytes: Record<"raw" | "txTables" | "txIndex" | "addressIndex", number>;
   /** Protobuf message bytes per projection (stored minus frame headers). */
   rawBytes: Record<StoredProjection, number>;
 }
@@ -45,10 +47,25 @@ export function scanStore(storeDir: string, network: string): StoreScan {
       if (statSync(join(subtrees, name)).isFile())
         objects.push({ key: `v1/${network}/subtrees/${name}`, path: join(subtrees, name), bytes: 0 });
   const storedBytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0, hashIndex: 0 };
+  // Node-free history (proto/range-format.md §Node-free history): counted apart, not as block storage.
+  const historyBytes = { raw: 0, txTables: 0, txIndex: 0, addressIndex: 0 };
   let frames = 0;
   for (const o of objects) {
     o.bytes = statSync(o.path).size;
     const kind = /\.(shielded|full|nullifiers)\.bin$/.exec(o.path)?.[1] as StoredProjection | undefined;
+    const history = o.key.endsWith(".raw.bin")
+      ? "raw"
+      : o.key.endsWith(".txs.bin")
+        ? "txTables"
+        : o.key.includes("/txid/")
+          ? "txIndex"
+          : o.key.includes("/taddr/")
+            ? "addressIndex"
+            : undefined;
+    if (history !== undefined) {
+      historyBytes[history] += o.bytes;
+      continue;
+    }
     const trees = o.path.endsWith(".trees.bin") || o.key.includes("/subtrees/");
     const hashIndex = o.key.includes("/hash/");
     storedBytes[trees ? "trees" : hashIndex ? "hashIndex" : (kind ?? "meta")] += o.bytes;
@@ -62,6 +79,7 @@ export function scanStore(storeDir: string, network: string): StoreScan {
     sealedTip: head.tip.height,
     objects,
     storedBytes,
+    historyBytes,
     rawBytes: { shielded: raw("shielded"), full: raw("full"), nullifiers: raw("nullifiers") },
   };
 }

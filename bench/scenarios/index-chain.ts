@@ -54,6 +54,9 @@ export const scenario: Scenario = {
     for (const p of ["shielded", "full", "nullifiers"] as const)
       f[`storage.${p}.overhead`] = round(scan.storedBytes[p] / scan.rawBytes[p], 4);
     f["storage.bytesPerBlock"] = round(stored / (scan.sealedTip - scan.firstHeight + 1), 0);
+    // Node-free history (issue 20), apart from block storage: bytes per block of each kind.
+    for (const [kind, bytes] of Object.entries(scan.historyBytes))
+      f[`storage.history.${kind}.bytesPerBlock`] = round(bytes / (scan.sealedTip - scan.firstHeight + 1), 1);
     // Tree states (issue 10), stored beside the ranges by `lightedge backfill-trees`: apart.
     const backfilled = !Number.isNaN(s.treesBackfillSec);
     if (backfilled) {
