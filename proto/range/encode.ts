@@ -72,13 +72,14 @@ function checkBlock(block: SealedBlockInput, height: number, previous: SealedBlo
 
 /** Concatenated frames (flag 0, BE length, message), written in place without per-block copies. */
 function frameAll(blocks: SealedBlockInput[], projection: Projection): Uint8Array {
+  // Each message looked up once: `messages[projection]` is a keyed load over three names.
+  const messages = blocks.map((block) => block.messages[projection]);
   let total = 0;
-  for (const block of blocks) total += FRAME_HEADER_BYTES + block.messages[projection].length;
+  for (const message of messages) total += FRAME_HEADER_BYTES + message.length;
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   let at = 0;
-  for (const block of blocks) {
-    const message = block.messages[projection];
+  for (const message of messages) {
     out[at] = FLAG_DATA;
     view.setUint32(at + 1, message.length, false);
     out.set(message, at + FRAME_HEADER_BYTES);
@@ -129,7 +130,7 @@ function writeEntry(out: Uint8Array, view: DataView, at: number, block: SealedBl
   view.setUint32(at + L.B_SAPLING, block.treeSizes.sapling, false);
   view.setUint32(at + L.B_ORCHARD, block.treeSizes.orchard, false);
   view.setUint32(at + L.B_IRONWOOD, block.treeSizes.ironwood, false);
-  L.SECTION_ORDER.forEach((projection, s) => {
-    view.setUint32(at + L.BLOCK_FIXED_BYTES + 4 * s, block.messages[projection].length, false);
-  });
+  const { messages } = block;
+  for (let s = 0; s < L.SECTION_ORDER.length; s++)
+    view.setUint32(at + L.BLOCK_FIXED_BYTES + 4 * s, messages[L.SECTION_ORDER[s]!].length, false);
 }
