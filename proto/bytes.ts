@@ -63,6 +63,26 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
+/**
+ * Bump allocation of short-lived buffers: zeroed views into fresh slabs of `slabBytes`, never
+ * reused. A fresh buffer of more than 64 bytes is an off-heap allocation (≈ 1 µs with its GC
+ * bookkeeping), more than encoding a small message into it; for many small buffers that are
+ * copied out and dropped together (a range's messages, a tree-state object's records) one slab
+ * serves hundreds. A view keeps its whole slab alive: never for bytes that outlive the batch.
+ */
+export function slabAllocator(slabBytes = 1 << 20): (length: number) => Uint8Array {
+  let slab = new Uint8Array(0);
+  let used = 0;
+  return (length) => {
+    if (length > slab.length - used) {
+      slab = new Uint8Array(Math.max(slabBytes, length));
+      used = 0;
+    }
+    used += length;
+    return slab.subarray(used - length, used);
+  };
+}
+
 /** Equal length and bytes. */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

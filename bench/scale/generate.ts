@@ -69,6 +69,7 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
   let done = 0;
   let lastLog = started;
   const workers = Math.max(1, Math.min(o.workers, rangeCount));
+  const points = pointPools();
   await Promise.all(
     Array.from({ length: workers }, (_, w) => {
       const job: WorkerJob = {
@@ -77,6 +78,7 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
           rangeSize: o.rangeSize,
           payloadScale: o.payloadScale,
           seed: o.seed,
+          points,
         },
         store: o.store,
         first: w,

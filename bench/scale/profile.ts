@@ -80,10 +80,14 @@ export interface BlockProfile {
 /** Per-block rates between anchors: outputs added ÷ blocks in the interval. */
 function rateAt(height: number): { sapling: number; orchard: number } {
   const a = TREE_ANCHORS;
+  // Indexed, not destructured: this runs for every generated block.
   for (let i = 1; i < a.length; i++) {
-    const [h1, s1, o1] = a[i]!;
-    const [h0, s0, o0] = a[i - 1]!;
-    if (height <= h1) return { sapling: (s1 - s0) / (h1 - h0), orchard: (o1 - o0) / (h1 - h0) };
+    const x1 = a[i]!;
+    const x0 = a[i - 1]!;
+    if (height <= x1[0]) {
+      const blocks = x1[0] - x0[0];
+      return { sapling: (x1[1] - x0[1]) / blocks, orchard: (x1[2] - x0[2]) / blocks };
+    }
   }
   // Past the last checkpoint: continue the rate of the last interval.
   const [h1, s1, o1] = a[a.length - 1]!;

@@ -7,7 +7,7 @@ import { blockInfo, decodeRangeMeta, frameSpan, verifySection } from "../../prot
 import { decodeTreeStateRange, legacyTreeSize, treeStateAt } from "../../proto/treestate/index.ts";
 import { parseFinalState } from "../../proto/treestate/legacy-tree.ts";
 import { pointPools } from "./points.ts";
-import { createRangeBuilder, treeSizeAfter } from "./range.ts";
+import { blockHashAt, createRangeBuilder, treeSizeAfter } from "./range.ts";
 
 // BLS12-381 scalar field (Jubjub's base field): Sapling's cmu must be below it (ZIP 216 canonical).
 const BLS_R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
@@ -102,6 +102,21 @@ describe("scale generator ranges", () => {
       expect(legacyTreeSize(parseFinalState(view.orchardTree))).toBe(sizes.orchard);
       expect(view.hash).toBe(Buffer.from(blockInfo(meta, h).wireHash).reverse().toString("hex"));
     }
+  });
+
+  it("names every block by the hash blockHashAt gives for its height (what the scale node answers)", () => {
+    for (const h of [1_900_000, 1_900_001, 1_900_057, 1_900_099])
+      expect(Buffer.from(blockInfo(meta, h).wireHash)).toEqual(Buffer.from(blockHashAt("mainnet", "t", h)));
+    expect(Buffer.from(meta.parentWireHash)).toEqual(Buffer.from(blockHashAt("mainnet", "t", 1_899_999)));
+    const genesis = decodeRangeMeta(build(0).objects.find((o) => o.key.endsWith(".meta.bin"))!.bytes);
+    expect(Buffer.from(blockInfo(genesis, 0).wireHash)).toEqual(Buffer.from(blockHashAt("mainnet", "t", 0)));
+    expect(Buffer.from(blockInfo(genesis, 1).wireHash)).toEqual(Buffer.from(blockHashAt("mainnet", "t", 1)));
+    expect(genesis.parentWireHash.every((b) => b === 0)).toBe(true);
+    // Mainnet's leading zeros (display order), and distinct hashes.
+    expect(blockHashAt("mainnet", "t", 5).subarray(29)).toEqual(new Uint8Array(3));
+    expect(Buffer.from(blockHashAt("mainnet", "t", 5))).not.toEqual(
+      Buffer.from(blockHashAt("mainnet", "t", 6)),
+    );
   });
 
   it("chains ranges: a range's parent hash is the previous range's last block", () => {

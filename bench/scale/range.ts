@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
 import type { ParsedBlock, ParsedTx, SaplingOutput, ShieldedAction } from "../../origin/chain/index.ts";
 import { projectBlock } from "../../origin/chain/index.ts";
 import { type BlockRandom, blockRandom } from "../../origin/devnode/prng.ts";
 import { codecOptions } from "../../origin/index/codec-options.ts";
 import { GENESIS_HASHES } from "../../origin/node/network.ts";
-import { wireHashOf } from "../../proto/bytes.ts";
+import { slabAllocator, wireHashOf } from "../../proto/bytes.ts";
 import {
   blockHashEntries,
   encodeSealedRange,
@@ -13,13 +12,9 @@ import {
   rangeKeys,
   type SealedBlockInput,
 } from "../../proto/range/index.ts";
-import {
-  encodeTreeStateRange,
-  type LegacyTree,
-  slotsForSize,
-  type TreeStateBlock,
-  treeStateKey,
-} from "../../proto/treestate/index.ts";
+import { encodeTreeStateRange, type TreeStateBlock, treeStateKey } from "../../proto/treestate/index.ts";
+import { syntheticHash, syntheticHashes } from "./block-hash.ts";
+import { frontierMaker } from "./frontier.ts";
 import type { PointPools } from "./points.ts";
 import { blockProfile, blockTime, NU5, SAPLING_ACTIVATION, TREE_ANCHORS } from "./profile.ts";
 
@@ -32,11 +27,12 @@ import { blockProfile, blockTime, NU5, SAPLING_ACTIVATION, TREE_ANCHORS } from "
  * What is real: every byte layout, every projection, the metadata and its hashes; field elements
  * are canonical (Sapling cmu < r_BLS12-381; Orchard nf/cmx < p_Pallas: top two bits cleared puts
  * them below 2^254, under both moduli), epks are real curve points (points.ts).
- * What is SYNTHETIC: block hashes (random bytes with mainnet's leading zeros; no header behind
- * them), txids, nullifiers and ciphertexts (random), and the tree-state frontiers — their shape
- * (which nodes exist) follows the real tree size exactly, but node values are hashes of
- * (pool, level, index), not Sinsemilla/Pedersen Merkle nodes: computing real frontiers over 124 M
- * leaves is far beyond this tool's time budget. Subtree-root objects are not written.
+ * What is SYNTHETIC: block hashes (pseudorandom bytes with mainnet's leading zeros, block-hash.ts;
+ * no header behind them), txids, nullifiers and ciphertexts (random), and the tree-state frontiers
+ * — their shape (which nodes exist) follows the real tree size exactly, but node values are hashes
+ * of (pool, level, index) (frontier.ts), not Sinsemilla/Pedersen Merkle nodes: computing real
+ * frontiers over 124 M leaves is far beyond this tool's time budget. Subtree-root objects are not
+ * written.
  */
 
 /** NU6.3 (Ironwood) mainnet activation as the dev node reports it (origin/devnode/info-rpc.ts). */
@@ -84,21 +80,30 @@ export function treeSizeAfter(height: number, pool: 1 | 2, scale: number): numbe
 /**
  * Block hash of `height` on the generated chain (wire order): the network's real genesis hash at
  * height 0 (so a node standing in for the chain, bench/scale/scale-node.ts, passes the origin's
- * network check, origin/node/network.ts), else `syntheticHash`.
+ * network check, origin/node/network.ts), else `syntheticHash` (block-hash.ts).
  */
 export function blockHashAt(network: string, seed: string, height: number): Uint8Array {
-  const genesis = GENESIS_HASHES[network as keyof typeof GENESIS_HASHES];
-  return height === 0 && genesis !== undefined ? wireHashOf(genesis) : syntheticHash(seed, height);
+  return genesisHash(network, height) ?? syntheticHash(seed, height);
 }
 
-/** Block hash of `height` (wire order): 32 deterministic bytes, last 3 zero (display "000000…"). */
-export function syntheticHash(seed: string, height: number): Uint8Array {
-  if (height < 0) return new Uint8Array(32);
-  const h = new Uint8Array(createHash("sha256").update(`lightedge-scale|${seed}|${height}`).digest());
-  h[29] = 0;
-  h[30] = 0;
-  h[31] = 0;
-  return h;
+/**
+ * Hashes of heights `first - 1 … first + count - 1` (the parent of the first block, then each
+ * block), each as blockHashAt gives it, from one keystream call.
+ */
+function blockHashesFrom(network: string, seed: string, first: number, count: number): Uint8Array[] {
+  const from = Math.max(first - 1, 0);
+  const bytes = syntheticHashes(seed, from, first + count - from);
+  const out: Uint8Array[] = [];
+  for (let h = first - 1; h < first + count; h++) {
+    const at = 32 * (h - from);
+    out.push(genesisHash(network, h) ?? (h < 0 ? new Uint8Array(32) : bytes.subarray(at, at + 32)));
+  }
+  return out;
+}
+
+function genesisHash(network: string, height: number): Uint8Array | undefined {
+  const genesis = GENESIS_HASHES[network as keyof typeof GENESIS_HASHES];
+  return height === 0 && genesis !== undefined ? wireHashOf(genesis) : undefined;
 }
 
 /** Spreads `total` items over `n` buckets uniformly at random (Poisson-like per-block counts). */
@@ -142,29 +147,34 @@ function emptyTx(index: number, txid: Uint8Array): ParsedTx {
   };
 }
 
+/** OP_DUP OP_HASH160 <20 random bytes> OP_EQUALVERIFY OP_CHECKSIG, written over keystream bytes. */
 function p2pkh(rand: BlockRandom): Uint8Array {
-  const s = new Uint8Array(25);
-  s.set([0x76, 0xa9, 0x14], 0);
-  s.set(rand.bytes(20), 3);
-  s.set([0x88, 0xac], 23);
+  const s = rand.bytes(25);
+  s[0] = 0x76;
+  s[1] = 0xa9;
+  s[2] = 0x14;
+  s[23] = 0x88;
+  s[24] = 0xac;
   return s;
 }
 
-function transparentOutputs(rand: BlockRandom, n: number) {
-  return Array.from({ length: n }, () => ({
-    valueLow: 1 + rand.int(2 ** 31),
-    valueHigh: 0,
-    scriptPubKey: p2pkh(rand),
-  }));
+function transparentOutputs(rand: BlockRandom, n: number): ParsedTx["vout"] {
+  const out: ParsedTx["vout"] = [];
+  for (let i = 0; i < n; i++)
+    out.push({ valueLow: 1 + rand.int(2 ** 31), valueHigh: 0, scriptPubKey: p2pkh(rand) });
+  return out;
 }
 
-function transparentInputs(rand: BlockRandom, n: number) {
-  return Array.from({ length: n }, () => ({
-    wirePrevoutTxid: rand.bytes(32),
-    prevoutIndex: rand.int(3),
-    scriptSig: ZERO8,
-    sequence: 0xffffffff,
-  }));
+function transparentInputs(rand: BlockRandom, n: number): ParsedTx["vin"] {
+  const out: ParsedTx["vin"] = [];
+  for (let i = 0; i < n; i++)
+    out.push({
+      wirePrevoutTxid: rand.bytes(32),
+      prevoutIndex: rand.int(3),
+      scriptSig: ZERO8,
+      sequence: 0xffffffff,
+    });
+  return out;
 }
 
 /** The txs of one block with the given shielded counts (see profile.ts for the shape). */
@@ -234,43 +244,6 @@ function blockTxs(
   return txs;
 }
 
-/**
- * Synthetic frontier of a tree of `size` leaves: exactly the slots a real legacy tree of that size
- * has (compact-frontier.ts `slotsForSize`), each node a canonical field element derived from
- * (pool, level, index) — so a node stays the same until its subtree changes, as in a real tree,
- * and consecutive blocks without new leaves share one stored record.
- */
-function frontierMaker(seed: string, pool: string) {
-  const cache = new Map<string, Uint8Array>();
-  const node = (level: number, index: number): Uint8Array => {
-    const key = `${level}:${index}`;
-    let v = cache.get(key);
-    if (!v) {
-      v = canonical(
-        new Uint8Array(createHash("sha256").update(`lightedge-scale-tree|${seed}|${pool}|${key}`).digest()),
-      );
-      if (cache.size > 4096) cache.clear();
-      cache.set(key, v);
-    }
-    return v;
-  };
-  return (size: number): LegacyTree => {
-    if (size === 0) return { parents: [] };
-    const { leaves, parentMask } = slotsForSize(size);
-    const parents: (Uint8Array | undefined)[] = [];
-    const rest = (size - leaves) / 2;
-    for (const level of parentMask) {
-      while (parents.length < level) parents.push(undefined);
-      parents.push(node(level + 1, Math.floor(rest / 2 ** level)));
-    }
-    return {
-      left: node(0, leaves === 2 ? size - 2 : size - 1),
-      right: leaves === 2 ? node(0, size - 1) : undefined,
-      parents,
-    };
-  };
-}
-
 export function createRangeBuilder(o: RangeOptions) {
   const sapling = frontierMaker(o.seed, "sapling");
   const orchard = frontierMaker(o.seed, "orchard");
@@ -287,10 +260,13 @@ export function createRangeBuilder(o: RangeOptions) {
     const actions = spread(rand, treeSizeAfter(last, 2, o.payloadScale) - orchardSize, o.rangeSize);
     const blocks: SealedBlockInput[] = [];
     const trees: TreeStateBlock[] = [];
-    let prev = blockHashAt(o.network, o.seed, first - 1);
+    // Messages live until encodeSealedRange copies them into the range's frames.
+    const alloc = slabAllocator(256 * 1024);
+    const hashes = blockHashesFrom(o.network, o.seed, first, o.rangeSize);
+    let prev = hashes[0]!;
     for (let k = 0; k < o.rangeSize; k++) {
       const height = first + k;
-      const wireHash = blockHashAt(o.network, o.seed, height);
+      const wireHash = hashes[k + 1]!;
       const time = blockTime(height);
       const txs = blockTxs(
         rand,
@@ -309,7 +285,7 @@ export function createRangeBuilder(o: RangeOptions) {
         size: 0,
       } as unknown as ParsedBlock; // the projections read only these header fields
       const treeSizes = { sapling: saplingSize, orchard: orchardSize, ironwood: 0 };
-      const messages = projectBlock(parsed, treeSizes);
+      const messages = projectBlock(parsed, treeSizes, alloc);
       blocks.push({ height, wireHash, wirePrevHash: prev, time, treeSizes, messages });
       trees.push({
         height,
@@ -323,7 +299,7 @@ export function createRangeBuilder(o: RangeOptions) {
     }
     const input = { network: o.network, rangeSize: o.rangeSize, index, blocks };
     const encoded = encodeSealedRange(input, codecOptions);
-    const treeBytes = encodeTreeStateRange({ network: chainName(o.network), blocks: trees });
+    const treeBytes = encodeTreeStateRange({ network: chainName(o.network), blocks: trees }, codecOptions);
     const keys = rangeKeys(o.network, o.rangeSize, index);
     const lastBlock = blocks[blocks.length - 1]!;
     return {

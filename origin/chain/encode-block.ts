@@ -27,6 +27,16 @@ function writeMetadata(out: Uint8Array, p: number, sizes: TreeSizes | undefined)
 }
 
 /**
+ * Where an encoded message's bytes live: `length` bytes, each of which the encoder overwrites. By
+ * default a fresh buffer per message; a caller that copies messages out soon after (the scale
+ * generator, into a range's frames) may hand out views of a larger slab instead — a fresh buffer
+ * per message of more than 64 bytes is an off-heap allocation that costs more than encoding it.
+ */
+export type Alloc = (length: number) => Uint8Array;
+
+const freshBytes: Alloc = (length) => new Uint8Array(length);
+
+/**
  * Encodes a CompactBlock projection straight from the parsed block: one sizing pass, one write
  * pass, no intermediate messages. Byte-identical to protobuf-es `toBinary` (proved by a test).
  */
@@ -35,6 +45,7 @@ export function encodeBlock(
   shape: Shape,
   sizes: TreeSizes | undefined,
   zeroTxids = false,
+  alloc: Alloc = freshBytes,
 ): Uint8Array {
   const txs = block.txs;
   const bodies = new Int32Array(txs.length);
@@ -51,7 +62,7 @@ export function encodeBlock(
   }
   const metaSizes = shape.nullifiers ? undefined : sizes;
   total += 2 + metadataInner(metaSizes);
-  const out = new Uint8Array(total);
+  const out = alloc(total);
   let p = 0;
   if (block.height !== 0) {
     out[p] = 0x10;

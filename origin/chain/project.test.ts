@@ -90,6 +90,24 @@ describe.skipIf(!hasChain)(
       }
     });
 
+    it("writes every byte of the buffer its allocator gives (slab views of dirty memory: same bytes)", () => {
+      let slab = new Uint8Array(0);
+      const dirty = (length: number) => {
+        // A view in the middle of a larger slab full of 0xa5: neither zeroed nor at offset 0.
+        slab = new Uint8Array(length + 16).fill(0xa5);
+        return slab.subarray(8, 8 + length);
+      };
+      for (const block of blocks.filter((_, i) => i % 3 === 0)) {
+        const fresh = projectBlock(block, sizes);
+        const viaSlab = projectBlock(block, sizes, dirty);
+        expect(viaSlab.full).toEqual(fresh.full);
+        expect(viaSlab.shielded).toEqual(fresh.shielded);
+        expect(viaSlab.nullifiers).toEqual(fresh.nullifiers);
+        expect(slab[7]).toBe(0xa5); // the encoder stays inside its view
+        expect(slab[slab.length - 8]).toBe(0xa5);
+      }
+    });
+
     it("hand-written encoder equals protobuf-es for all 15 pool sets, with and without nullifier pruning", () => {
       for (const block of blocks.filter((_, i) => i % 5 === 0)) {
         for (const projection of [...everyPoolSet, "full" as const]) {

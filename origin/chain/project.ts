@@ -1,7 +1,7 @@
 import { LightedgeError } from "../../proto/errors.ts";
 import { ALL_POOLS, type PoolSet, SHIELDED_POOLS } from "../../proto/pools.ts";
 import type { CompactOptions } from "./compact.ts";
-import { encodeBlock } from "./encode-block.ts";
+import { type Alloc, encodeBlock } from "./encode-block.ts";
 import type { Shape } from "./encode-shape.ts";
 import type { ParsedBlock, TreeSizes } from "./types.ts";
 
@@ -41,13 +41,16 @@ export function checkTreeSizes(sizes: TreeSizes | undefined): void {
   }
 }
 
-/** The indexer's hot path: all three stored projections, encoded directly from the parse. */
-export function projectBlock(block: ParsedBlock, treeSizes?: TreeSizes): BlockProjections {
+/**
+ * The indexer's hot path: all three stored projections, encoded directly from the parse. `alloc`
+ * as encodeBlock takes it (each projection gets a fresh buffer by default).
+ */
+export function projectBlock(block: ParsedBlock, treeSizes?: TreeSizes, alloc?: Alloc): BlockProjections {
   checkTreeSizes(treeSizes);
   return {
-    full: encodeBlock(block, FULL_SHAPE, treeSizes),
-    shielded: encodeBlock(block, SHIELDED_SHAPE, treeSizes),
-    nullifiers: encodeBlock(block, NULLIFIERS_SHAPE, treeSizes),
+    full: encodeBlock(block, FULL_SHAPE, treeSizes, false, alloc),
+    shielded: encodeBlock(block, SHIELDED_SHAPE, treeSizes, false, alloc),
+    nullifiers: encodeBlock(block, NULLIFIERS_SHAPE, treeSizes, false, alloc),
   };
 }
 

@@ -117,7 +117,7 @@ function writeEntry(out: Uint8Array, view: DataView, at: number, block: SealedBl
   view.setUint32(at + L.B_SAPLING, block.treeSizes.sapling, false);
   view.setUint32(at + L.B_ORCHARD, block.treeSizes.orchard, false);
   view.setUint32(at + L.B_IRONWOOD, block.treeSizes.ironwood, false);
-  L.SECTION_ORDER.forEach((projection, s) => {
-    view.setUint32(at + L.BLOCK_FIXED_BYTES + 4 * s, block.messages[projection].length, false);
-  });
+  const { messages } = block;
+  for (let s = 0; s < L.SECTION_ORDER.length; s++)
+    view.setUint32(at + L.BLOCK_FIXED_BYTES + 4 * s, messages[L.SECTION_ORDER[s]!].length, false);
 }

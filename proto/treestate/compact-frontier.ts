@@ -21,21 +21,46 @@ export function slotsForSize(size: number): { leaves: number; parentMask: number
 
 /** Bytes `encodeCompactFrontier` writes for a tree of `size` leaves. */
 export function compactFrontierLength(size: number): number {
-  const { leaves, parentMask } = slotsForSize(size);
-  return 4 + (leaves + parentMask.length) * NODE_BYTES;
+  // Every stored size is a u32, so rest < 2³¹ and the slot count is a popcount: no arrays on the
+  // tree-state encoder's and reader's per-block path. Anything else takes the general rule.
+  if (!(Number.isInteger(size) && size > 0 && size <= 0xffff_ffff)) {
+    const { leaves, parentMask } = slotsForSize(size);
+    return 4 + (leaves + parentMask.length) * NODE_BYTES;
+  }
+  const leaves = size % 2 === 0 ? 2 : 1;
+  return 4 + (leaves + popcount32((size - leaves) / 2)) * NODE_BYTES;
+}
+
+function popcount32(v: number): number {
+  let x = v - ((v >>> 1) & 0x5555_5555);
+  x = (x & 0x3333_3333) + ((x >>> 2) & 0x3333_3333);
+  x = (x + (x >>> 4)) & 0x0f0f_0f0f;
+  return Math.imul(x, 0x0101_0101) >>> 24;
 }
 
 export function encodeCompactFrontier(tree: LegacyTree): Uint8Array {
   const size = legacyTreeSize(tree);
   const out = new Uint8Array(compactFrontierLength(size));
-  new DataView(out.buffer).setUint32(0, size, true);
-  let pos = 4;
-  for (const node of [tree.left, tree.right, ...tree.parents]) {
-    if (!node) continue;
-    out.set(node, pos);
-    pos += NODE_BYTES;
-  }
+  writeCompactFrontier(out, tree, size);
   return out;
+}
+
+/**
+ * Writes `tree` (of `size` = legacyTreeSize leaves) into `region`, which is exactly
+ * compactFrontierLength(size) zeroed bytes: the record encoder writes every pool into one buffer.
+ */
+export function writeCompactFrontier(region: Uint8Array, tree: LegacyTree, size: number): void {
+  new DataView(region.buffer, region.byteOffset, region.byteLength).setUint32(0, size, true);
+  let pos = putNode(region, 4, tree.left);
+  pos = putNode(region, pos, tree.right);
+  // An index loop visits holes as undefined, as a spread of `parents` does.
+  for (let i = 0; i < tree.parents.length; i++) pos = putNode(region, pos, tree.parents[i]);
+}
+
+function putNode(region: Uint8Array, pos: number, node: Uint8Array | undefined): number {
+  if (!node) return pos;
+  region.set(node, pos);
+  return pos + NODE_BYTES;
 }
 
 /** Decodes a compact frontier starting at `offset`; returns the tree and the next offset. */

@@ -22,6 +22,7 @@ export {
   decodeTreeStateRange,
   encodeTreeStateRange,
   type TreeStateBlock,
+  type TreeStateCodecOptions,
   type TreeStateRange,
   type TreeStateRangeInput,
   type TreeStateView,

@@ -70,9 +70,8 @@ export function trimParents(tree: LegacyTree): LegacyTree {
 /** Number of leaves the tree holds; derivable from which slots are present. */
 export function legacyTreeSize(tree: LegacyTree): number {
   let size = (tree.left ? 1 : 0) + (tree.right ? 1 : 0);
-  tree.parents.forEach((p, i) => {
-    if (p) size += 2 ** (i + 1);
-  });
+  const parents = tree.parents;
+  for (let i = 0; i < parents.length; i++) if (parents[i]) size += 2 ** (i + 1);
   return size;
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { chainDir, hasChain, readChainFile } from "../../test/support/chain.ts";
 import { LightedgeError } from "../errors.ts";
@@ -56,6 +57,43 @@ describe("the stored tree-state range", () => {
     expect(treeStateFromParts("main", 107, entry, record)).toEqual(
       treeStateAt(decodeTreeStateRange(bytes), 107),
     );
+  });
+
+  it("encodes the same bytes whether blocks share tree objects or carry copies, with either SHA-256", () => {
+    // Sapling shared by every block, Orchard shared in runs and changing between them: a shortcut
+    // that looked at one pool only, or reused a record across a change, would differ from copies.
+    const sapling = { left: node(1), parents: [node(2)] };
+    const orchards = [
+      { parents: [] },
+      { left: node(3), parents: [] },
+      { left: node(4), right: node(5), parents: [] },
+    ];
+    const shared: TreeStateBlock[] = Array.from({ length: 12 }, (_, i) => ({
+      height: 500 + i,
+      wireHash: hash(i),
+      time: 1_700_000_000 + i,
+      sapling,
+      orchard: orchards[Math.floor(i / 3) % 3],
+      ironwood: i >= 9 ? { parents: [] } : undefined,
+    }));
+    const copy = (t: TreeStateBlock["sapling"]) =>
+      t && { left: t.left?.slice(), right: t.right?.slice(), parents: t.parents.map((p) => p?.slice()) };
+    const copies = shared.map((b) => ({
+      ...b,
+      sapling: copy(b.sapling),
+      orchard: copy(b.orchard),
+      ironwood: copy(b.ironwood),
+    }));
+    const expected = encodeTreeStateRange({ network: "main", blocks: copies });
+    expect(encodeTreeStateRange({ network: "main", blocks: shared })).toEqual(expected);
+    const native = (b: Uint8Array) => new Uint8Array(createHash("sha256").update(b).digest());
+    expect(encodeTreeStateRange({ network: "main", blocks: shared }, { sha256: native })).toEqual(expected);
+    const range = decodeTreeStateRange(expected);
+    for (const b of shared) {
+      const view = treeStateAt(range, b.height);
+      expect(view.orchardTree).toBe(serializeFinalState(b.orchard!));
+      expect(view.ironwoodTree).toBe(b.ironwood ? serializeFinalState(b.ironwood) : "");
+    }
   });
 
   it("refuses corrupted or truncated objects and heights outside the range", () => {

@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { equalBytes, toHex } from "../bytes.ts";
+import { equalBytes, slabAllocator, toHex } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
 import { type FinalStateStyle, serializeFinalState } from "./legacy-tree.ts";
 import {
@@ -15,7 +15,13 @@ import {
   writeEntry,
   writeHeader,
 } from "./range-layout.ts";
-import { decodeRecord, encodeRecord, type PoolTrees, recordDigestPrefix } from "./range-record.ts";
+import {
+  decodeRecord,
+  encodeRecord,
+  type PoolTrees,
+  recordDigestPrefix,
+  type Sha256,
+} from "./range-record.ts";
 
 /** One block's tree states, as the origin hands them to the encoder. */
 export interface TreeStateBlock extends PoolTrees {
@@ -48,9 +54,19 @@ export interface TreeStateView {
   ironwoodTree: string;
 }
 
+/** Options of the tree-state encoder. */
+export interface TreeStateCodecOptions {
+  /** A faster SHA-256 where one exists (the origin's node:crypto one); the pure @noble one otherwise. */
+  sha256?: Sha256;
+}
+
 /** Encodes consecutive blocks; consecutive identical records are stored once. */
-export function encodeTreeStateRange(input: TreeStateRangeInput): Uint8Array {
+export function encodeTreeStateRange(
+  input: TreeStateRangeInput,
+  options: TreeStateCodecOptions = {},
+): Uint8Array {
   const { blocks } = input;
+  const hash = options.sha256 ?? sha256;
   if (blocks.length === 0) throw new LightedgeError("bad-request", WHERE, "empty tree-state range");
   blocks.forEach((b, i) => {
     if (b.height !== blocks[0]!.height + i)
@@ -60,14 +76,24 @@ export function encodeTreeStateRange(input: TreeStateRangeInput): Uint8Array {
   const records: Uint8Array[] = [];
   const entries: TreeStateEntry[] = [];
   let pos = dataOffset;
-  let prev: { record: Uint8Array; offset: number; digest: Uint8Array } | undefined;
+  let prev: { record: Uint8Array; offset: number; digest: Uint8Array; trees: PoolTrees } | undefined;
+  // Records are copied into `out` below and dropped: slab views, not a buffer each.
+  const alloc = slabAllocator(64 * 1024);
   for (const b of blocks) {
-    const record = encodeRecord(b);
-    if (!prev || !equalBytes(prev.record, record)) {
-      prev = { record, offset: pos, digest: recordDigestPrefix(record) };
+    // The very tree objects of the block before encode to the very same record: a caller that
+    // shares them across blocks without new leaves (the scale generator) skips encoding and
+    // comparing; new objects are encoded and compared.
+    const same =
+      prev !== undefined &&
+      b.sapling === prev.trees.sapling &&
+      b.orchard === prev.trees.orchard &&
+      b.ironwood === prev.trees.ironwood;
+    const record = same ? prev!.record : encodeRecord(b, alloc);
+    if (!prev || !(same || equalBytes(prev.record, record))) {
+      prev = { record, offset: pos, digest: recordDigestPrefix(record, hash), trees: b };
       records.push(record);
       pos += record.length;
-    }
+    } else prev.trees = b;
     entries.push({
       wireHash: b.wireHash,
       time: b.time,
@@ -77,8 +103,9 @@ export function encodeTreeStateRange(input: TreeStateRangeInput): Uint8Array {
     });
   }
   const out = new Uint8Array(pos);
+  const view = new DataView(out.buffer);
   entries.forEach((e, i) => {
-    writeEntry(out, i, e);
+    writeEntry(out, i, e, view);
   });
   let at = dataOffset;
   for (const r of records) {
@@ -92,7 +119,7 @@ export function encodeTreeStateRange(input: TreeStateRangeInput): Uint8Array {
     network: input.network,
     dataOffset,
     dataLength: pos - dataOffset,
-    sha256: sha256(out.subarray(TREESTATE_HEADER_BYTES)),
+    sha256: hash(out.subarray(TREESTATE_HEADER_BYTES)),
   };
   writeHeader(out, header);
   return out;

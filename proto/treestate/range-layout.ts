@@ -85,9 +85,9 @@ export function readHeader(bytes: Uint8Array): TreeStateHeader {
   return header;
 }
 
-export function writeEntry(out: Uint8Array, index: number, e: TreeStateEntry): void {
+/** `v`: a view of `out`, when the caller writes many entries (one view, not one per entry). */
+export function writeEntry(out: Uint8Array, index: number, e: TreeStateEntry, v = view(out)): void {
   const at = TREESTATE_HEADER_BYTES + index * TREESTATE_ENTRY_BYTES;
-  const v = view(out);
   out.set(e.wireHash, at);
   v.setUint32(at + 32, e.time, true);
   v.setUint32(at + 36, e.recordOffset, true);

@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { concatBytes, equalBytes } from "../bytes.ts";
-import { decodeCompactFrontier, encodeCompactFrontier } from "./compact-frontier.ts";
-import type { LegacyTree } from "./legacy-tree.ts";
+import { equalBytes } from "../bytes.ts";
+import { compactFrontierLength, decodeCompactFrontier, writeCompactFrontier } from "./compact-frontier.ts";
+import { type LegacyTree, legacyTreeSize } from "./legacy-tree.ts";
 import { corrupt, DIGEST_PREFIX_BYTES, type TreeStateEntry } from "./range-layout.ts";
 
 /** The three note commitment trees after one block; `undefined` = pool not active yet. */
@@ -13,18 +13,35 @@ export interface PoolTrees {
 
 export const POOL_ORDER = ["sapling", "orchard", "ironwood"] as const;
 
-export function encodeRecord(trees: PoolTrees): Uint8Array {
-  const parts: Uint8Array[] = [];
-  for (const pool of POOL_ORDER) {
-    const tree = trees[pool];
-    parts.push(Uint8Array.of(tree ? 1 : 0));
-    if (tree) parts.push(encodeCompactFrontier(tree));
-  }
-  return concatBytes(parts);
+/** A SHA-256 implementation (the pure @noble one by default; node:crypto's where the caller has it). */
+export type Sha256 = (bytes: Uint8Array) => Uint8Array;
+
+/**
+ * One tag byte per pool, then its compact frontier if active; sized first, written in one buffer
+ * from `alloc` (zeroed bytes; fresh by default).
+ */
+export function encodeRecord(
+  trees: PoolTrees,
+  alloc: (length: number) => Uint8Array = (n) => new Uint8Array(n),
+): Uint8Array {
+  const pools = POOL_ORDER.map((pool) => trees[pool]);
+  const sizes = pools.map((t) => (t ? legacyTreeSize(t) : -1));
+  let length = pools.length;
+  for (const size of sizes) if (size >= 0) length += compactFrontierLength(size);
+  const out = alloc(length);
+  let pos = 0;
+  pools.forEach((tree, i) => {
+    out[pos++] = tree ? 1 : 0;
+    if (!tree) return;
+    const end = pos + compactFrontierLength(sizes[i]!);
+    writeCompactFrontier(out.subarray(pos, end), tree, sizes[i]!);
+    pos = end;
+  });
+  return out;
 }
 
-export function recordDigestPrefix(record: Uint8Array): Uint8Array {
-  return sha256(record).slice(0, DIGEST_PREFIX_BYTES);
+export function recordDigestPrefix(record: Uint8Array, hash: Sha256 = sha256): Uint8Array {
+  return hash(record).slice(0, DIGEST_PREFIX_BYTES);
 }
 
 /** Decodes a record read on its own; checks it against its table entry's digest prefix. */
