@@ -34,6 +34,7 @@ const scenarios: Record<string, () => Promise<{ scenario: Scenario }>> = {
   // A real zebrad on Regtest (scripts/ensure-zebrad.sh): index rate vs the node's raw delivery.
   "zebrad-index": () => import("./scenarios/zebrad-index.ts"),
   "wallet-sync": () => import("./scenarios/wallet-sync.ts"),
+  nodefree: () => import("./scenarios/nodefree.ts"),
 };
 
 /** Scenarios that run only when named with --only (never in the default run or --quick). */

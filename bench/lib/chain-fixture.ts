@@ -15,6 +15,10 @@ export interface ChainOptions {
   seed: string;
   /** Run `lightedge backfill-trees` after indexing (else `treesBackfillSec` is NaN). */
   treesBackfill: boolean;
+  /** More `bench/origin-devnode.ts` flags (e.g. `--transparent heavy`). */
+  devnodeArgs?: string[];
+  /** Where the store and the origin's data go (default: the run's tmp dir). */
+  dir?: string;
   log(message: string): void;
 }
 
@@ -56,14 +60,15 @@ export async function buildChain(o: ChainOptions): Promise<ChainFixture> {
       String(o.blocks),
       "--seed",
       o.seed,
+      ...(o.devnodeArgs ?? []),
     ],
     { timeoutMs: 1_800_000 },
   );
   const devnodeStartupSec = (performance.now() - t0) / 1000;
   const devnodeStartupCpuSec = processCpuSeconds(devnode.pid);
   o.log(`dev node: ${o.blocks} blocks ready in ${devnodeStartupSec.toFixed(1)} s`);
-  const storeDir = join(o.tmp, "store");
-  const dataDir = join(o.tmp, "origin-data");
+  const storeDir = join(o.dir ?? o.tmp, "store");
+  const dataDir = join(o.dir ?? o.tmp, "origin-data");
   const args = [
     ...["index", "--node", devnode.url, "--network", "regtest", "--store", `dir:${storeDir}`],
     ...["--data-dir", dataDir, "--range-size", String(o.rangeSize), "--exit-when-synced"],

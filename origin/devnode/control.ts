@@ -9,7 +9,7 @@ import { buildTx } from "./tx-builder.ts";
 
 /**
  * The control API (same port, under /control/, JSON bodies, no auth — a dev tool on localhost):
- *   GET  /control/state                           tip, hashed height, mempool, faults
+ *   GET  /control/state                           tip, hashed height, mempool, JSON-RPC calls per method, faults
  *   POST /control/mine     {"blocks":k,"perBlock"?:n}  append k blocks; the first takes the mempool,
  *                                                 or n mempool txs go into each (more blocks if needed)
  *   POST /control/reorg    {"depth":d}            replace the last d blocks with a new branch
@@ -185,6 +185,7 @@ function describe(state: NodeState, faults: Faults) {
     bestBlockHash: chain.hashAt(state.tip()),
     mempool: [...state.mempool.keys()],
     behind: state.behind,
+    calls: Object.fromEntries(state.calls),
     faults: faults.describe(),
   };
 }

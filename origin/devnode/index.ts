@@ -91,6 +91,7 @@ export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
     addresses: createAddressIndex(chain),
     mempool: new Map(),
     txHeights: new Map(),
+    calls: new Map(),
     behind: 0,
     tip: () => Math.min(chain.tip(), chain.hashed()),
     trees,

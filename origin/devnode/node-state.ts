@@ -29,6 +29,8 @@ export interface NodeState {
   txHeights: Map<string, number>;
   /** Extra blocks added to estimatedheight (control: pretend the node is still syncing). */
   behind: number;
+  /** JSON-RPC calls answered, per method (control /state): how often a server behind asked the node. */
+  calls: Map<string, number>;
   /** Served tip: the chain tip once hashing has caught up (see chain.ts). */
   tip(): number;
   /** Note commitment trees (tree-host.ts). */

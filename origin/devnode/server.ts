@@ -119,6 +119,7 @@ async function one(state: NodeState, r: RpcRequest): Promise<Buffer[]> {
     if (typeof r !== "object" || r === null || typeof r.method !== "string")
       throw new RpcFault(-32600, "Invalid request");
     if (!method) throw new RpcFault(-32601, "Method not found");
+    state.calls.set(r.method, (state.calls.get(r.method) ?? 0) + 1);
     let result = method(state, Array.isArray(r.params) ? r.params : []);
     if (result instanceof Promise) result = await result;
     const head = Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":`);

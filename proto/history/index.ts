@@ -35,6 +35,7 @@ export {
   decodeAddressDirectory,
   decodeAddressRecords,
   encodeAddressIndexLevel,
+  entryAt,
   findAddress,
   recordsSpan,
 } from "./taddr-index.ts";

@@ -214,7 +214,8 @@ export function decodeAddressDirectory(
   return { level, shard, count, entries, recordCount: next };
 }
 
-function entryAt(directory: AddressDirectory, i: number): AddressDirectoryEntry {
+/** The `i`-th address of a directory (0 ≤ i < count), in key order. */
+export function entryAt(directory: AddressDirectory, i: number): AddressDirectoryEntry {
   const { entries } = directory;
   const at = i * DIRECTORY_ENTRY_BYTES;
   const view = new DataView(entries.buffer, entries.byteOffset + at, DIRECTORY_ENTRY_BYTES);
