@@ -249,13 +249,15 @@ class NodeIndexer implements Indexer {
         throw new LightedgeError("unavailable", "index.history", `block ${h} is not held, retry`);
       tail.push(block);
     }
-    const complete = await completeHistoryBlocks(this.#o.chain, tail);
-    tail.forEach((b, k) => {
-      b.raw ??= complete[k]!.raw;
-      b.history ??= complete[k]!.history;
+    // Blocks restored from the tail log have no history yet: fetched again once, then kept.
+    const missing = tail.filter((b) => b.history === undefined);
+    const fetched = await completeHistoryBlocks(this.#o.chain, missing);
+    missing.forEach((b, k) => {
+      b.raw = fetched[k]!.raw;
+      b.history = fetched[k]!.history;
     });
     const fromTail = tailRecords(
-      complete.map((b) => b.history),
+      tail.map((b) => b.history!),
       keys,
       (txid, n) => db.output(txid, n),
     );
