@@ -1,4 +1,4 @@
-import { deliverBlocks, indexerCalls, rawGetblock } from "../lib/node-delivery.ts";
+import { deliverBlocksApart } from "../lib/node-delivery.ts";
 import { round, rssGrowth } from "../lib/stats.ts";
 import type { Scenario } from "../scenario.ts";
 
@@ -41,12 +41,17 @@ export const scenario: Scenario = {
       concurrency: CONCURRENCY,
       chunk: CHUNK,
     };
-    const delivery = await deliverBlocks({ ...at, calls: rawGetblock });
-    const indexCalls = await deliverBlocks({ ...at, calls: indexerCalls });
+    const delivery = await deliverBlocksApart({ ...at, calls: "raw" });
+    const indexCalls = await deliverBlocksApart({ ...at, calls: "index" });
     f["index.nodeDeliveryBlocksPerSec"] = round(s.blocks / delivery.seconds, 0);
     f["index.nodeIndexCallsBlocksPerSec"] = round(s.blocks / indexCalls.seconds, 0);
     f["index.vsNodeDelivery"] = round(delivery.seconds / s.seconds, 3);
     f["index.vsNodeIndexCalls"] = round(indexCalls.seconds / s.seconds, 3);
+    // CPU per 1,000 blocks of each side of the delivery passes: both share the machine's cores
+    // with each other (and, while indexing, the dev node with lightedge index).
+    f["index.nodeDeliveryDevnodeCpuSecPer1000"] = round((delivery.nodeCpuSec * 1000) / s.blocks);
+    f["index.nodeDeliveryClientCpuSecPer1000"] = round((delivery.clientCpuSec * 1000) / s.blocks);
+    f["index.nodeIndexCallsDevnodeCpuSecPer1000"] = round((indexCalls.nodeCpuSec * 1000) / s.blocks);
     const raw = scan.rawBytes.shielded + scan.rawBytes.full + scan.rawBytes.nullifiers;
     const { trees, ...blockStorage } = scan.storedBytes;
     const stored = Object.values(blockStorage).reduce((a, b) => a + b, 0);
@@ -85,6 +90,7 @@ export const scenario: Scenario = {
         scenario: "index",
         metric: `dev node raw getblock h 0 blocks/s alone (${CONCURRENCY} × ${CHUNK}-block batches)`,
         value: f["index.nodeDeliveryBlocksPerSec"]!,
+        note: `CPU s / 1,000 blocks: dev node ${f["index.nodeDeliveryDevnodeCpuSecPer1000"]}, client ${f["index.nodeDeliveryClientCpuSecPer1000"]}`,
       },
       {
         scenario: "index",

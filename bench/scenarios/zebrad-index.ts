@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { deliverBlocks, indexerCalls, rawGetblock } from "../lib/node-delivery.ts";
+import { deliverBlocksApart } from "../lib/node-delivery.ts";
 import { processCpuSeconds } from "../lib/proc-cpu.ts";
 import { watchProcess } from "../lib/process-watch.ts";
 import { round } from "../lib/stats.ts";
@@ -56,10 +56,10 @@ export const scenario: Scenario = {
 
       // zebrad's own delivery, alone: heights 0..tip as raw getblock, CONCURRENCY batches in flight.
       const at = { url: zebrad.url, pid: zebrad.pid, tip, concurrency: CONCURRENCY, chunk: CHUNK };
-      const delivery = await deliverBlocks({ ...at, calls: rawGetblock });
+      const delivery = await deliverBlocksApart({ ...at, calls: "raw" });
       // The same with every call the indexer makes per block (origin/node/blocks.ts: getblockhash,
       // then getblock verbosity 0 and 1): the node's share of the indexer's time.
-      const indexCalls = await deliverBlocks({ ...at, calls: indexerCalls });
+      const indexCalls = await deliverBlocksApart({ ...at, calls: "index" });
 
       // The real indexer, its own process, against the same zebrad.
       const args = [

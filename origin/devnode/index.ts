@@ -9,7 +9,7 @@ import { createDevChain } from "./chain.ts";
 import type { Pool } from "./commitments.ts";
 import { type CorpusRun, loadCorpusRun } from "./corpus.ts";
 import { createFaults } from "./fault-injection.ts";
-import { type CorpusServing, type NodeState, rememberTxids } from "./node-state.ts";
+import { type CorpusServing, type NodeState, RecentTxids, rememberTxids } from "./node-state.ts";
 import { createHandler } from "./server.ts";
 import type { StartPlan } from "./start-frontier.ts";
 import type { TransparentMode } from "./transparent-traffic.ts";
@@ -90,7 +90,7 @@ export async function createDevNode(o: DevNodeOptions): Promise<DevNode> {
     blocks: createBlockCache(),
     addresses: createAddressIndex(chain),
     mempool: new Map(),
-    txHeights: new Map(),
+    txHeights: new RecentTxids(),
     calls: new Map(),
     behind: 0,
     tip: () => Math.min(chain.tip(), chain.hashed()),

@@ -40,6 +40,13 @@ describe("JSON-RPC body parsing with big hex results", () => {
     const bad = `${"ab".repeat(3000)}zz`;
     const p1 = parseRpcBody(Buffer.from(JSON.stringify({ id: 1, result: bad }))) as { result: unknown };
     expect(p1.result).toBe(bad);
+    // A bad digit far past the first decoded piece, and an odd length, are not hex either.
+    const late = `${"ab".repeat(50_000)}0g${"cd".repeat(10)}`;
+    const odd = `${"ab".repeat(50_000)}c`;
+    for (const hex of [late, odd])
+      expect(
+        (parseRpcBody(Buffer.from(JSON.stringify({ id: 1, result: hex }))) as { result: unknown }).result,
+      ).toBe(hex);
     const nestedHex = "01".repeat(3000);
     const nested = { id: 1, result: { inner: { result: nestedHex } } };
     expect(parseRpcBody(Buffer.from(JSON.stringify(nested)))).toEqual(nested);

