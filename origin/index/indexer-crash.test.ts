@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addressDirectoryKey, txIndexShardKey } from "../../proto/history/keys.ts";
+import { headHistoryLevels } from "../../proto/history/layout.ts";
 import { decodeHead, hashShardKey, headHashLevels } from "../../proto/range/index.ts";
 import { type MotoServer, startMoto } from "../../test/support/moto.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
@@ -119,14 +121,21 @@ describe("kill -9 at random points, then restart", () => {
     expect(await exited(runIndex(`dir:${clean.path}`, cleanData.path))).toBe(0);
     const a = files(crashed.path);
     const b = files(clean.path);
-    // Hash index levels a later head superseded depend on which heads a run wrote (a head is
-    // skipped when the next range is already uploaded): compare those the final head names.
+    // Hash and history index levels a later head superseded depend on which heads a run wrote (a
+    // head is skipped when the next range is already uploaded): compare those the final head names.
+    const folder = (key: string) => `/${key}`.replace(/[^/]+$/, "");
     for (const store of [a, b]) {
-      const named = headHashLevels(decodeHead(store.get("/v1/regtest/head.json")!))!.map((l) =>
-        `/${hashShardKey(l, 0)}`.replace(/[^/]+$/, ""),
-      );
+      const head = decodeHead(store.get("/v1/regtest/head.json")!);
+      const named = [
+        ...headHashLevels(head)!.map((l) => folder(hashShardKey(l, 0))),
+        ...(headHistoryLevels(head) ?? []).flatMap((l) => [
+          folder(txIndexShardKey(l.txid, 0)),
+          folder(addressDirectoryKey(l.taddr, 0)),
+        ]),
+      ];
+      const levelled = /\/(hash|txid|taddr)\//;
       for (const key of [...store.keys()])
-        if (key.includes("/hash/") && !named.some((folder) => key.startsWith(folder))) store.delete(key);
+        if (levelled.test(key) && !named.some((f) => key.startsWith(f))) store.delete(key);
     }
     a.delete("/v1/regtest/head.json");
     b.delete("/v1/regtest/head.json");
