@@ -1,6 +1,7 @@
 import { LightedgeError } from "../proto/errors.ts";
 import { DEFAULT_SUBREQUEST_BUDGET, maxRangesFor } from "./blocks/plan.ts";
 import type { Env } from "./env.ts";
+import { maxHistoryReadsFor } from "./history/budget.ts";
 
 /** The worker's configuration, read once per env object into a frozen value. */
 export interface EdgeConfig {
@@ -19,6 +20,8 @@ export interface EdgeConfig {
   rateLimitPeriodSeconds: number;
   /** Most sealed ranges one block-range request may read, from SUBREQUEST_BUDGET. */
   maxRangesPerRequest: number;
+  /** Most storage reads one history call may make before it is proxied whole, from SUBREQUEST_BUDGET. */
+  maxHistoryReads: number;
   /** Newest ranges whose data objects the Cache API holds; null: the Cache API layer is off. */
   cacheHotRanges: number | null;
 }
@@ -44,7 +47,8 @@ function parseConfig(env: Env): EdgeConfig {
     .filter((n) => n !== "");
   const defaultNetwork = networks[0] ?? "mainnet";
   const seconds = Number(env.HEAD_CACHE_SECONDS ?? "1");
-  const budget = Number(env.SUBREQUEST_BUDGET ?? DEFAULT_SUBREQUEST_BUDGET);
+  const given = Number(env.SUBREQUEST_BUDGET ?? DEFAULT_SUBREQUEST_BUDGET);
+  const budget = Number.isSafeInteger(given) && given > 0 ? given : DEFAULT_SUBREQUEST_BUDGET;
   return Object.freeze({
     networks: Object.freeze(networks.length > 0 ? networks : [defaultNetwork]),
     defaultNetwork,
@@ -55,9 +59,8 @@ function parseConfig(env: Env): EdgeConfig {
     version: env.VERSION ?? "",
     donationAddress: env.DONATION_ADDRESS ?? "",
     rateLimitPeriodSeconds: env.RATE_LIMIT_PERIOD_SECONDS === "10" ? 10 : 60,
-    maxRangesPerRequest: maxRangesFor(
-      Number.isSafeInteger(budget) && budget > 0 ? budget : DEFAULT_SUBREQUEST_BUDGET,
-    ),
+    maxRangesPerRequest: maxRangesFor(budget),
+    maxHistoryReads: maxHistoryReadsFor(budget),
     cacheHotRanges: parseHotRanges(env.CACHE_HOT_RANGES),
   });
 }

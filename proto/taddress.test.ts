@@ -30,9 +30,49 @@ describe("transparent address syntax", () => {
     expect(taddressProblem(`${t1.slice(0, 34)}${last}`, "mainnet")).toMatch(/Base58Check/);
   });
 
+  it("encodes and decodes as the textbook big-number Base58 does", () => {
+    const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    const reference = (data: Uint8Array) => {
+      let n = 0n;
+      for (const b of data) n = (n << 8n) | BigInt(b);
+      let out = "";
+      for (; n > 0n; n /= 58n) out = alphabet[Number(n % 58n)] + out;
+      for (const b of data) {
+        if (b !== 0) break;
+        out = `1${out}`;
+      }
+      return out;
+    };
+    let seed = 1;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed >>> 24;
+    };
+    for (let i = 0; i < 500; i++) {
+      const payload = Uint8Array.from({ length: 1 + (i % 40) }, (_, j) => (j < i % 4 ? 0 : next()));
+      const text = base58check(payload);
+      const checked = decodeBase58check(text)!;
+      expect(checked).toEqual(payload);
+      expect(reference(Uint8Array.from([...payload, ...decodeChecksum(text, payload.length)]))).toBe(text);
+    }
+    expect(decodeBase58check("")).toBeUndefined();
+    expect(decodeBase58check("1111")).toBeUndefined();
+    expect(decodeBase58check(`${t1.slice(0, 10)}é${t1.slice(11)}`)).toBeUndefined();
+  });
+
   it("round-trips Base58Check", () => {
     const payload = Uint8Array.from([0, 0, 1, 2, 3]);
     expect(decodeBase58check(base58check(payload))).toEqual(payload);
     expect(base58check(payload).startsWith("11")).toBe(true);
   });
 });
+
+/** The 4 checksum bytes a Base58Check string ends with (its payload is `payloadBytes` long). */
+function decodeChecksum(text: string, payloadBytes: number): Uint8Array {
+  const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+  let n = 0n;
+  for (const c of text) n = n * 58n + BigInt(alphabet.indexOf(c));
+  const out = new Uint8Array(payloadBytes + 4);
+  for (let i = out.length - 1; i >= 0; i--, n >>= 8n) out[i] = Number(n & 0xffn);
+  return out.subarray(payloadBytes);
+}

@@ -13,22 +13,27 @@ import { checkAddress, checkAddresses, checkExcludeSuffixes } from "../../proto/
 import type { OriginClient } from "../tail/origin-client.ts";
 
 type Impl = ServiceImpl<typeof CompactTxStreamer>;
-type OriginApi = Client<typeof CompactTxStreamer>;
+export type OriginApi = Client<typeof CompactTxStreamer>;
 type CallOpts = { signal: AbortSignal; timeoutMs?: number };
 
 /**
  * The origin call's options: the client's signal and its remaining deadline, which connect-web
  * sends on as connect-timeout-ms so the origin bounds its node calls (and retries) by it.
  */
-function callOpts(ctx: HandlerContext): CallOpts {
+export function callOpts(ctx: HandlerContext): CallOpts {
   const timeoutMs = ctx.timeoutMs();
   return timeoutMs === undefined ? { signal: ctx.signal } : { signal: ctx.signal, timeoutMs };
 }
 
 /** The DeadlineExceeded a call ends with once its deadline passed (whatever the origin call threw). */
-function pastDeadline(ctx: HandlerContext): ConnectError | undefined {
+export function pastDeadline(ctx: HandlerContext): ConnectError | undefined {
   const reason: unknown = ctx.signal.reason;
   return reason instanceof ConnectError && reason.code === Code.DeadlineExceeded ? reason : undefined;
+}
+
+/** What a call that needs the origin says when none is configured for its network. */
+export function noOrigin(rpc: string, network: string): LightedgeError {
+  return new LightedgeError("unavailable", rpc, `${rpc}: no origin is configured for ${network}`);
 }
 
 /** A typed Connect client of the origin (binary Connect over the secret-carrying fetch). */
@@ -45,7 +50,7 @@ export function createOriginApi(origin: OriginClient, baseUrl: string): OriginAp
 export function proxiedMethods(api: OriginApi | undefined, network: string): Partial<Impl> {
   const need = (rpc: string): OriginApi => {
     if (api !== undefined) return api;
-    throw new LightedgeError("unavailable", rpc, `${rpc}: no origin is configured for ${network}`);
+    throw noOrigin(rpc, network);
   };
   const unary =
     <I, O>(

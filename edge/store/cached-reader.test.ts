@@ -39,6 +39,12 @@ describe("the Cache API layer over the store (workerd's real cache)", () => {
     expect(cachedKind("v1/mainnet/r1000/00000663.trees.bin")).toBe("trees");
     expect(cachedKind("v1/mainnet/subtrees/sapling/000000-004.bin")).toBe("subtrees");
     expect(cachedKind("v1/mainnet/r1000/hash/00000000-00000063/0001.bin")).toBe("hash");
+    expect(cachedKind("v1/mainnet/r1000/00000663.raw.bin")).toBe("data");
+    expect(cachedKind("v1/mainnet/r1000/00000663.txs.bin")).toBe("history");
+    expect(cachedKind("v1/mainnet/r1000/txid/00000000-00000063/0001.bin")).toBe("history");
+    expect(cachedKind("v1/mainnet/r1000/taddr/00000000-00000063/0001.dir.bin")).toBe("history");
+    // Address records are read one address's span at a time, never whole.
+    expect(cachedKind("v1/mainnet/r1000/taddr/00000000-00000063/0001.rec.bin")).toBeUndefined();
   });
 
   it("fills a missed object whole with one storage read, then answers whole and ranged reads from the cache", async () => {

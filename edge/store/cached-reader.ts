@@ -19,9 +19,12 @@ import { readAll } from "./read-all.ts";
  * A data object's miss streams into the cache (it may be megabytes) and is matched again.
  *
  * What is cached: metadata, tree-state, subtree and block-hash index objects (small, read by every wallet) always;
- * range data objects only for the newest ranges (`hotFrom`): those every syncing wallet reads near
- * the tip, where a whole-object fill pays off at once; an old range's ranged read (a random
- * GetBlock) would otherwise wait for megabytes it does not need. head.json is mutable: never.
+ * so are the node-free history objects read whole (transaction tables, transaction index shards,
+ * address directories); range data objects — the projections and the raw-block object — only for
+ * the newest ranges (`hotFrom`): those every syncing wallet reads near the tip, where a
+ * whole-object fill pays off at once; an old range's ranged read (a random GetBlock or
+ * GetTransaction) would otherwise wait for megabytes it does not need. Never: head.json (mutable)
+ * and address records objects (`.rec.bin`: megabytes per shard, read one address's span at a time).
  */
 export interface CachePolicy {
   /** First range index whose data objects are cached, per network and range size; undefined: none. */
@@ -29,7 +32,7 @@ export interface CachePolicy {
 }
 
 /** What kind of object a key names, for the policy and the counters. */
-export type CachedKind = "meta" | "data" | "trees" | "subtrees" | "hash" | "other";
+export type CachedKind = "meta" | "data" | "trees" | "subtrees" | "hash" | "history" | "other";
 
 export interface CacheCounters {
   hits: Record<CachedKind, number>;
@@ -49,21 +52,25 @@ export function cacheUrlOf(key: string): string {
   return CACHE_ORIGIN + key;
 }
 
-const DATA_KEY = /^v\d+\/([a-z0-9-]{1,16})\/r(\d+)\/(\d{8})\.(shielded|full|nullifiers)\.bin$/;
+const DATA_KEY = /^v\d+\/([a-z0-9-]{1,16})\/r(\d+)\/(\d{8})\.(shielded|full|nullifiers|raw)\.bin$/;
 const META_KEY = /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/\d{8}\.meta\.bin$/;
 const TREES_KEY = /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/\d{8}\.trees\.bin$/;
 const SUBTREES_KEY = /^v\d+\/[a-z0-9-]{1,16}\/subtrees\//;
 const HASH_KEY = /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/hash\//;
 const HEAD_KEY = /\/head\.json$/;
+const HISTORY_KEY =
+  /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/(\d{8}\.txs\.bin|txid\/[^/]+\/[^/]+\.bin|taddr\/[^/]+\/[^/]+\.dir\.bin)$/;
+const RECORDS_KEY = /\.rec\.bin$/;
 
-/** The kind of a key, or undefined for what must not be cached (the mutable head). */
+/** The kind of a key, or undefined for what must not be cached (the mutable head, address records). */
 export function cachedKind(key: string): CachedKind | undefined {
-  if (HEAD_KEY.test(key)) return undefined;
+  if (HEAD_KEY.test(key) || RECORDS_KEY.test(key)) return undefined;
   if (DATA_KEY.test(key)) return "data";
   if (META_KEY.test(key)) return "meta";
   if (TREES_KEY.test(key)) return "trees";
   if (SUBTREES_KEY.test(key)) return "subtrees";
   if (HASH_KEY.test(key)) return "hash";
+  if (HISTORY_KEY.test(key)) return "history";
   return "other";
 }
 
@@ -73,6 +80,7 @@ const zero = (): Record<CachedKind, number> => ({
   trees: 0,
   subtrees: 0,
   hash: 0,
+  history: 0,
   other: 0,
 });
 

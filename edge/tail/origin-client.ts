@@ -26,10 +26,20 @@ export const SEND_TRANSACTION_HEADERS_TIMEOUT_MS = 30_000;
  */
 export const MEMPOOL_STREAM_HEADERS_TIMEOUT_MS = 300_000;
 
+/**
+ * GetTaddressTxids / GetTaddressTransactions: the origin sends its headers with the first
+ * transaction, after the node's `getaddresstxids` and a first `getrawtransaction` — over a second
+ * for a busy address on a loaded node (lightwalletd gives the whole call 30 s). Its headers wait
+ * this long; a refused connection still fails at once, and the client's deadline still applies.
+ */
+export const TADDRESS_STREAM_HEADERS_TIMEOUT_MS = 10_000;
+
 /** How long the origin may take to send response headers for `rpc`. */
 function headersTimeoutFor(rpc: string): number {
   if (rpc === "SendTransaction") return SEND_TRANSACTION_HEADERS_TIMEOUT_MS;
   if (rpc === "GetMempoolStream") return MEMPOOL_STREAM_HEADERS_TIMEOUT_MS;
+  if (rpc === "GetTaddressTxids" || rpc === "GetTaddressTransactions")
+    return TADDRESS_STREAM_HEADERS_TIMEOUT_MS;
   return ORIGIN_HEADERS_TIMEOUT_MS;
 }
 /** Header carrying the shared secret the origin checks on every proxied request. */

@@ -14,6 +14,11 @@ export interface EdgeFixture {
     tips: Record<string, number>;
   };
   originSecret: string;
+  /**
+   * The history fixture server (test/support/history-chains.ts): chains with node-free history and
+   * real origins, built on first request (edge/history/testing.ts).
+   */
+  history: string;
   origins: {
     good: string;
     brokenAtSeam: string;

@@ -46,8 +46,10 @@ export interface TransparentInput {
 
 /**
  * The history of a parsed block. `keyOf` maps a scriptPubKey to its address key, or undefined for
- * scripts no t-address encodes. Byte fields are copied: the parse's fields are views into the raw
- * block, which the caller may drop once the block is sealed.
+ * scripts no t-address encodes. The genesis block's outputs are not addressable: consensus makes
+ * them unspendable and zebrad leaves them out of its address index, so balances and unspent
+ * outputs read from the store are the node's. Byte fields are copied: the parse's fields are
+ * views into the raw block, which the caller may drop once the block is sealed.
  */
 export function blockHistory(
   block: ParsedBlock,
@@ -58,11 +60,12 @@ export function blockHistory(
   const inputs: TransparentInput[] = [];
   for (const tx of block.txs) {
     txs.push({ wireTxid: tx.wireTxid.slice(), offset: tx.offset, length: tx.raw.length });
-    tx.vout.forEach((out, n) => {
-      const key = keyOf(out.scriptPubKey);
-      if (key !== undefined)
-        outputs.push({ txIndex: tx.index, n, key, value: out.valueHigh * 2 ** 32 + out.valueLow });
-    });
+    if (block.height !== 0)
+      tx.vout.forEach((out, n) => {
+        const key = keyOf(out.scriptPubKey);
+        if (key !== undefined)
+          outputs.push({ txIndex: tx.index, n, key, value: out.valueHigh * 2 ** 32 + out.valueLow });
+      });
     // The coinbase's one input spends nothing (a null prevout carrying the BIP34 height).
     if (tx.index === 0) continue;
     tx.vin.forEach((input, n) => {

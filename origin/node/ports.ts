@@ -106,6 +106,8 @@ export type SendResult = { txid: string } | { rejected: { code: number; message:
 export interface TransactionGateway {
   /** not-found when the node does not know the txid. */
   rawTransaction(displayTxid: string, signal?: AbortSignal): Promise<RawTransactionResult>;
+  /** Txids (display hex) of the main-chain block at `height`, in block order (`getblock <height> 1`). */
+  blockTxids(height: number, signal?: AbortSignal): Promise<string[]>;
   /** Node rejections come back as values, not thrown (protocol.md: SendResponse carries them). */
   sendRawTransaction(raw: Uint8Array, signal?: AbortSignal): Promise<SendResult>;
   /** Display txids currently in the mempool. */

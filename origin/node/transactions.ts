@@ -3,7 +3,7 @@ import { arr, hash, hexBytes, int, obj } from "./parse.ts";
 import type { SendResult, TransactionGateway } from "./ports.ts";
 import type { RpcCaller } from "./rpc.ts";
 
-/** The transaction role: a transaction by txid, sending one, the mempool's txids. */
+/** The transaction role: a transaction by txid, a block's txids, sending one, the mempool's txids. */
 export function transactionMethods(rpc: RpcCaller): TransactionGateway {
   return {
     async rawTransaction(displayTxid, signal) {
@@ -17,6 +17,13 @@ export function transactionMethods(rpc: RpcCaller): TransactionGateway {
           ? undefined
           : int("getrawtransaction", r.height, "height");
       return { raw: hexBytes("getrawtransaction", r.hex, "hex"), height };
+    },
+    async blockTxids(height, signal) {
+      const m = "getblock";
+      const block = obj(m, await rpc.call(m, [String(height), 1], signal), "result");
+      return arr(m, block.tx, "tx").map((t) =>
+        hash(m, typeof t === "string" ? t : (t as { txid?: unknown } | null)?.txid, "tx[]"),
+      );
     },
     sendRawTransaction: (raw, signal) => send(rpc, raw, signal),
     async rawMempool(signal) {

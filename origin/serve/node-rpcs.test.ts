@@ -52,7 +52,32 @@ describe.each(PROTOCOLS)("node-backed RPCs over %s", (protocol) => {
   it("answers GetTransaction errors: NotFound for unknown txids, InvalidArgument for bad ones", async () => {
     expect(await codeOf(client().getTransaction({ hash: new Uint8Array(32).fill(9) }))).toBe(Code.NotFound);
     expect(await codeOf(client().getTransaction({ hash: new Uint8Array(31) }))).toBe(Code.InvalidArgument);
-    expect(await codeOf(client().getTransaction({ block: { height: 5n }, index: 1n }))).toBe(
+  });
+
+  it("answers GetTransaction by block and index: height or hash (either byte order), NotFound past the block", async () => {
+    const block = stack.dev.chain.block(5);
+    const byTxid = await client().getTransaction({ hash: wire(block.txids[1]!) });
+    const hash = wire(stack.dev.chain.hashAt(5));
+    for (const id of [{ height: 5n }, { hash }, { hash: hash.slice().reverse() }]) {
+      const tx = await client().getTransaction({ block: id, index: 1n });
+      expect(tx).toEqual(byTxid);
+    }
+    expect((await client().getTransaction({ block: { height: 5n }, index: 0n })).height).toBe(5n);
+    const count = BigInt(block.txids.length);
+    const past = await client()
+      .getTransaction({ block: { height: 5n }, index: count })
+      .catch((e: unknown) => e as { code: Code; rawMessage: string });
+    expect(past).toMatchObject({
+      code: Code.NotFound,
+      rawMessage: `GetTransaction: block 5 has no transaction ${count}`,
+    });
+    expect(await codeOf(client().getTransaction({ block: { height: 1_000_000n }, index: 0n }))).toBe(
+      Code.OutOfRange,
+    );
+    expect(await codeOf(client().getTransaction({ block: { hash: new Uint8Array(32).fill(3) } }))).toBe(
+      Code.NotFound,
+    );
+    expect(await codeOf(client().getTransaction({ block: { hash: new Uint8Array(5) } }))).toBe(
       Code.InvalidArgument,
     );
   });

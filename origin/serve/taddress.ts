@@ -8,13 +8,11 @@ import {
   type RawTransaction,
   type TransparentAddressBlockFilter,
 } from "../../proto/index.ts";
-import { checkAddress, checkAddresses, heightOf, MAX_ADDRESSES } from "../../proto/wire/limits.ts";
+import { checkAddress, checkAddresses, checkTaddressQuery, MAX_ADDRESSES } from "../../proto/wire/limits.ts";
 import { servedTip } from "./blocks.ts";
 import type { Serve } from "./context.ts";
 import { rawTransaction } from "./transactions.ts";
 
-/** Longest block span one GetTaddressTransactions may scan (lightwalletd `maxTaddrTxBlockSpan`). */
-export const MAX_TADDR_BLOCK_SPAN = 10_000_000;
 /** Whole-call deadline of GetTaddressTransactions (lightwalletd: 30 s), so one call cannot hold the node. */
 export const TADDR_TX_DEADLINE_MS = 30_000;
 /** getrawtransaction calls one GetTaddressTransactions keeps in flight (within the node gate). */
@@ -38,25 +36,12 @@ export async function* getTaddressTransactions(
   filter: TransparentAddressBlockFilter,
   ctx: HandlerContext,
 ): AsyncGenerator<RawTransaction> {
-  const address = checkAddress(rpc, filter.address, s.options.network);
-  const start = filter.range?.start;
-  if (start === undefined)
-    throw new LightedgeError("bad-request", rpc, `${rpc}: a range with a start height is required`);
-  const from = heightOf(rpc, start.height, "start");
-  const end = filter.range?.end;
-  const to =
-    end === undefined || end.height === 0n
-      ? servedTip(s.chain, rpc).height
-      : heightOf(rpc, end.height, "end");
-  if (to < from)
-    throw new LightedgeError("bad-request", rpc, `${rpc}: range end ${to} is below its start ${from}`);
-  if (to - from > MAX_TADDR_BLOCK_SPAN) {
-    throw new LightedgeError(
-      "bad-request",
-      rpc,
-      `${rpc}: range spans more than ${MAX_TADDR_BLOCK_SPAN} blocks`,
-    );
-  }
+  const { address, from, to } = await checkTaddressQuery(
+    rpc,
+    filter,
+    s.options.network,
+    () => servedTip(s.chain, rpc).height,
+  );
   const deadline = Date.now() + TADDR_TX_DEADLINE_MS;
   const txids = await s
     .callNode(ctx, "getaddresstxids", (signal) =>

@@ -1,15 +1,18 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
-import { displayHex } from "../../proto/bytes.ts";
+import { displayHex, reversed } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
+  type BlockID,
   type RawTransaction,
   RawTransactionSchema,
   type SendResponse,
   SendResponseSchema,
   type TxFilter,
 } from "../../proto/index.ts";
+import { checkTxid, noTransactionAt } from "../../proto/wire/transactions.ts";
 import type { RawTransactionResult } from "../node/ports.ts";
+import { resolveBlockId } from "./blocks.ts";
 import type { Serve } from "./context.ts";
 
 /** SendTransaction bodies above this are refused (lightwalletd: 2,000,000 bytes, the block size). */
@@ -26,32 +29,64 @@ export function rawTransaction(result: RawTransactionResult): RawTransaction {
 }
 
 /**
- * GetTransaction by txid (wire order, as TxFilter.hash says). The block+index form is not
- * offered (lightwalletd neither). Any node failure except unavailability is NOT_FOUND (LWD).
+ * GetTransaction by txid (wire order, as TxFilter.hash says), or — with no txid — by block and
+ * index (`TxFilter.block` by height or hash, `index` the transaction's position in it), which
+ * lightwalletd refuses and lightedge answers, here from the node and at the edge from storage,
+ * alike. Any node failure except unavailability is NOT_FOUND (LWD).
  */
 export async function getTransaction(
   s: Serve,
   filter: TxFilter,
   ctx: HandlerContext,
 ): Promise<RawTransaction> {
+  if (filter.hash.length === 0 && filter.block !== undefined)
+    return transactionInBlock(s, filter.block, filter.index, ctx);
+  return transactionByTxid(s, displayHex(checkTxid(filter.hash)), ctx);
+}
+
+async function transactionByTxid(s: Serve, txid: string, ctx: HandlerContext): Promise<RawTransaction> {
   const rpc = "GetTransaction";
-  if (filter.hash.length === 0 && filter.block !== undefined) {
-    throw new LightedgeError(
-      "bad-request",
-      rpc,
-      `${rpc}: lookup by block and index is not supported, give the txid`,
-    );
-  }
-  if (filter.hash.length !== 32) throw new LightedgeError("bad-request", rpc, `${rpc}: a txid has 32 bytes`);
-  const txid = displayHex(filter.hash);
   try {
     return rawTransaction(
       await s.callNode(ctx, "getrawtransaction", (signal) => s.node.rawTransaction(txid, signal)),
     );
   } catch (err) {
-    if (err instanceof LightedgeError && (err.kind === "unavailable" || err.kind === "internal")) throw err;
-    throw new LightedgeError("not-found", rpc, `${rpc}: transaction ${txid} not found`, { cause: err });
+    throw notFound(err, `${rpc}: transaction ${txid} not found`);
   }
+}
+
+/** A node failure as GetTransaction reports it: NotFound unless the node is unavailable (or we failed). */
+function notFound(err: unknown, message: string): unknown {
+  if (err instanceof LightedgeError && (err.kind === "unavailable" || err.kind === "internal")) return err;
+  return new LightedgeError("not-found", "GetTransaction", message, { cause: err });
+}
+
+/**
+ * The index-th transaction of a block of the served chain: `getblock <height> 1` for its txids,
+ * then the transaction by txid. The block is named as GetBlock names it (a hash wins over the
+ * height; OutOfRange above the tip) except that a hash is found in either byte order, as the edge
+ * finds sealed ones. An index past the block's transactions is NotFound.
+ */
+export async function transactionInBlock(
+  s: Serve,
+  block: BlockID,
+  index: bigint,
+  ctx: HandlerContext,
+): Promise<RawTransaction> {
+  const rpc = "GetTransaction";
+  const height =
+    block.hash.length === 32
+      ? ((await s.chain.heightOfHash(block.hash)) ??
+        (await s.chain.heightOfHash(reversed(block.hash))) ??
+        (await resolveBlockId(s, rpc, block)))
+      : await resolveBlockId(s, rpc, block);
+  const txids = await s
+    .callNode(ctx, "getblock", (signal) => s.node.blockTxids(height, signal))
+    .catch((err: unknown) => {
+      throw notFound(err, `${rpc}: block ${height} not found`);
+    });
+  if (index >= BigInt(txids.length)) throw noTransactionAt(height, index);
+  return transactionByTxid(s, txids[Number(index)]!, ctx);
 }
 
 /**

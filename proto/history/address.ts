@@ -1,11 +1,10 @@
 import { LightedgeError } from "../errors.ts";
 import {
   base58check,
-  decodeBase58check,
   isTaddrNetwork,
   TADDR_PREFIXES,
   type TaddrNetwork,
-  taddressProblem,
+  taddressPayload,
 } from "../taddress.ts";
 
 /**
@@ -75,9 +74,8 @@ export function taddressOfKey(key: Uint8Array, network: string): string {
 /** The address key of a t-address of `network`; bad-request when it is not one (client input). */
 export function addressKeyOfTaddress(address: string, network: string): Uint8Array {
   const prefixes = prefixesOf(network);
-  const problem = taddressProblem(address, network as TaddrNetwork);
-  if (problem !== undefined) throw new LightedgeError("bad-request", WHERE, problem);
-  const payload = decodeBase58check(address)!;
+  const { payload, problem } = taddressPayload(address, network as TaddrNetwork);
+  if (payload === undefined) throw new LightedgeError("bad-request", WHERE, problem);
   const type = payload[0] === prefixes.p2pkh[0] && payload[1] === prefixes.p2pkh[1] ? P2PKH : P2SH;
   return keyOf(payload.subarray(2), type);
 }

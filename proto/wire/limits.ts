@@ -1,5 +1,5 @@
 import { LightedgeError } from "../errors.ts";
-import type { BlockRange } from "../index.ts";
+import type { BlockRange, TransparentAddressBlockFilter } from "../index.ts";
 import { type PoolSet, poolSetFromRequest } from "../pools.ts";
 import { quoteInput } from "../quote.ts";
 import { isTaddrNetwork, TADDR_LENGTH, taddressProblem } from "../taddress.ts";
@@ -91,6 +91,46 @@ export function checkAddress(rpc: string, address: string, network: string): str
     );
   }
   return address;
+}
+
+/** Longest block span one GetTaddressTransactions may cover (lightwalletd `maxTaddrTxBlockSpan`). */
+export const MAX_TADDR_BLOCK_SPAN = 10_000_000;
+
+/** What GetTaddressTransactions (GetTaddressTxids) asks for: an address and its heights, inclusive. */
+export interface TaddressQuery {
+  address: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * GetTaddressTransactions' request, checked as the origin and the edge both must (lightwalletd's
+ * rules): a valid address, a start height, an unset (or zero) end meaning `tip()`, an end not below
+ * the start, a span of at most MAX_TADDR_BLOCK_SPAN blocks.
+ */
+export async function checkTaddressQuery(
+  rpc: string,
+  filter: TransparentAddressBlockFilter,
+  network: string,
+  tip: () => number | Promise<number>,
+): Promise<TaddressQuery> {
+  const address = checkAddress(rpc, filter.address, network);
+  const start = filter.range?.start;
+  if (start === undefined)
+    throw new LightedgeError("bad-request", rpc, `${rpc}: a range with a start height is required`);
+  const from = heightOf(rpc, start.height, "start");
+  const end = filter.range?.end;
+  const to = end === undefined || end.height === 0n ? await tip() : heightOf(rpc, end.height, "end");
+  if (to < from)
+    throw new LightedgeError("bad-request", rpc, `${rpc}: range end ${to} is below its start ${from}`);
+  if (to - from > MAX_TADDR_BLOCK_SPAN) {
+    throw new LightedgeError(
+      "bad-request",
+      rpc,
+      `${rpc}: range spans more than ${MAX_TADDR_BLOCK_SPAN} blocks`,
+    );
+  }
+  return { address, from, to };
 }
 
 /** An address list: de-duplicated, at most MAX_ADDRESSES, each checked. */

@@ -2,6 +2,7 @@ import { createServer as createHttpServer } from "node:http";
 import { createServer, type Socket } from "node:net";
 import type { TestProject } from "vitest/node";
 import { hasChain, missingChainMessage } from "./chain.ts";
+import { startHistoryFixtureServer } from "./history-chains.ts";
 import { buildSeed, seedToJson } from "./seed-ranges.ts";
 import { startTestOrigin, TEST_ORIGIN_SECRET, type TestOrigin } from "./test-origin.ts";
 
@@ -60,9 +61,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
   });
   await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+  // Chains with node-free history and real origins, built when a test first asks (history-chains.ts).
+  const history = await startHistoryFixtureServer();
   project.provide("edgeFixture", {
     seed: seedToJson(seed),
     originSecret: TEST_ORIGIN_SECRET,
+    history: history.url,
     origins: {
       good: `mainnet=${origins[0]!.url},testnet=${origins[1]!.url}`,
       brokenAtSeam: `mainnet=${origins[2]!.url}`,
@@ -73,6 +77,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     },
   });
   return async () => {
+    await history.close();
     hung.close();
     echo.close();
     for (const socket of held) socket.destroy();
