@@ -4,7 +4,7 @@ import { corpusIndex, hasChain, readChainHex } from "../../test/support/chain.ts
 import { parseBlock } from "../chain/index.ts";
 import { blockHistory } from "./block-history.ts";
 import { type AddressRow, HistoryDb } from "./history-db.ts";
-import { tailRecords } from "./tail-activity.ts";
+import { TailActivity, tailRecords } from "./tail-activity.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const line = (r: AddressRow) =>
@@ -55,5 +55,35 @@ describe.skipIf(!hasChain)("tailRecords", () => {
     );
     expect(got.length).toBeGreaterThan(0);
     expect(got.every((r) => hex(r.key) === hex(one))).toBe(true);
+  });
+
+  it("keeps each block's records: a later call resolves no input again and answers the same, a replaced block is computed afresh", () => {
+    const sealedCount = 40;
+    const sealed = new HistoryDb(":memory:", { network: "testnet", rangeSize: 10 });
+    for (let k = 0; k < sealedCount; k += 10) sealed.applyRange(run.slice(k, k + 10));
+    const tail = run.slice(sealedCount).map((b) => b.history);
+    const keys = [...new Map(tail.flatMap((b) => b.outputs).map((o) => [hex(o.key), o.key])).values()];
+    let lookups = 0;
+    const output = (txid: Uint8Array, n: number) => {
+      lookups++;
+      return sealed.output(txid, n);
+    };
+    const activity = new TailActivity();
+    const fresh = tailRecords(tail, keys, (txid, n) => sealed.output(txid, n)).map(line);
+    expect(activity.records(tail, keys, output).map(line)).toEqual(fresh);
+    expect(lookups).toBeGreaterThan(0);
+    lookups = 0;
+    expect(activity.records(tail, keys, output).map(line)).toEqual(fresh);
+    expect(activity.records(tail, keys.slice(0, 3), output).map(line)).toEqual(
+      fresh.filter((l) => keys.slice(0, 3).some((k) => l.startsWith(hex(k)))),
+    );
+    expect(lookups).toBe(0);
+    // The last blocks replaced by equal copies (as a reorg replaces block objects): computed again,
+    // with the outputs of the kept blocks below them still found.
+    const replaced = [...tail.slice(0, -5), ...tail.slice(-5).map((b) => ({ ...b }))];
+    expect(activity.records(replaced, keys, output).map(line)).toEqual(fresh);
+    const copies = tail.map((b) => ({ ...b }));
+    expect(activity.records(copies, keys, output).map(line)).toEqual(fresh);
+    expect(lookups).toBeGreaterThan(0);
   });
 });

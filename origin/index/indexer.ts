@@ -9,7 +9,7 @@ import { catchUpHistory } from "../history/catch-up.ts";
 import { completeHistoryBlocks } from "../history/history-blocks.ts";
 import { type AddressRow, HistoryDb } from "../history/history-db.ts";
 import { HistoryWriter } from "../history/history-writer.ts";
-import { tailRecords } from "../history/tail-activity.ts";
+import { TailActivity } from "../history/tail-activity.ts";
 import { genesisMatches } from "../node/network.ts";
 import type { ChainSource, NodeInfoSource } from "../node/ports.ts";
 import type { BlobStore } from "../store/index.ts";
@@ -160,6 +160,8 @@ class NodeIndexer implements Indexer {
   #lastError: string | undefined;
   #loop: Promise<void> | undefined;
   readonly #historyDb: HistoryDb | undefined;
+  /** Each tail block's address records, computed once (TailAddresses asks for them on every call). */
+  readonly #tailActivity = new TailActivity();
   readonly history: IndexHistory | undefined;
 
   constructor(o: IndexerOptions) {
@@ -256,7 +258,7 @@ class NodeIndexer implements Indexer {
       b.raw = fetched[k]!.raw;
       b.history = fetched[k]!.history;
     });
-    const fromTail = tailRecords(
+    const fromTail = this.#tailActivity.records(
       tail.map((b) => b.history!),
       keys,
       (txid, n) => db.output(txid, n),
