@@ -232,6 +232,30 @@ async function measureTier(ctx: ScenarioContext, tier: Tier, picks: Picks, seale
     value: seq.p50Ms,
     note: `p99 ${seq.p99Ms} ms; ${f[`${prefix}.getTransaction.rps`]} req/s at ${CLIENTS} clients; ${seq.errors + loop.errors} errors`,
   });
+  if (tier.name !== "origin") {
+    // The runtime's own ceiling in the same run: GET /healthz (no storage, no router) at the same
+    // client count, so GetTransaction's req/s reads against what this machine lets a Worker do.
+    const floor = await measure(
+      {
+        baseUrl: tier.baseUrl,
+        requests: [{ method: "GET", path: "/healthz", headers: {} }],
+        clients: CLIENTS,
+        warmup: 2,
+        durationMs: seconds * 1000,
+      },
+      tier.pids,
+    );
+    f[`${prefix}.healthz.rps`] = round(floor.requests / floor.elapsedSec, 0);
+    f[`${prefix}.healthz.serverCpuMsPerReq`] = round(
+      (floor.serverCpuSec * 1000) / Math.max(floor.requests, 1),
+    );
+    ctx.report.rows.push({
+      scenario: `nodefree ${tier.name}`,
+      metric: "GET /healthz req/s ×16 (the runtime's floor, same run)",
+      value: f[`${prefix}.healthz.rps`]!,
+      note: `server CPU ${f[`${prefix}.healthz.serverCpuMsPerReq`]} ms/req`,
+    });
+  }
   for (const a of picks.addresses) {
     const calls: [string, LoadRequest, number][] = [
       [

@@ -5,13 +5,16 @@ import {
   ChainSpecSchema,
   EmptySchema,
   LightdInfoSchema,
+  RawTransactionSchema,
   TreeStateSchema,
+  TxFilterSchema,
 } from "../../proto/index.ts";
 import { Lru } from "../../proto/lru.ts";
 import { beforeDeadline, type Deadline, orDeadline } from "../../proto/wire/deadline.ts";
 import { MAX_SMALL_REQUEST_BYTES } from "../../proto/wire/limits.ts";
 import type { WireProtocol } from "../../proto/wire/protocol.ts";
 import { decodeRequest } from "../../proto/wire/request.ts";
+import { storedTransaction } from "../history/get-transaction.ts";
 import type { EdgeServices } from "../services.ts";
 import { readRequestBytes } from "../wire/request.ts";
 import { errorResponse, unaryResponse } from "../wire/responses.ts";
@@ -20,15 +23,21 @@ import { sealedTreeStateAt } from "./tree-states.ts";
 
 /**
  * The unary calls a wallet makes most — GetLatestBlock and GetLightdInfo (answered from the
- * isolate's cached head and origin tip) and GetTreeState by a sealed height (one ranged read, none
- * when the answer is in the isolate's cache) — answered without the Connect router in the binary
- * protocols: the router's per-call machinery (handler context, header and envelope parsing,
+ * isolate's cached head and origin tip), GetTreeState by a sealed height (one ranged read, none
+ * when the answer is in the isolate's cache) and GetTransaction by the txid of a sealed
+ * transaction (the isolate's transaction index shards, one ranged read: a restoring wallet asks
+ * for every transaction it finds) — answered without the Connect router in the binary protocols: the router's per-call machinery (handler context, header and envelope parsing,
  * serialization options) costs more than these answers. Their bytes are the router's: same
  * messages, same envelope, same end-of-stream bytes (proto/wire/end-stream.ts). Whatever the fast path
  * does not hold (a tree state by hash, above the sealed tip, not backfilled) goes to the router
  * with the body already read.
  */
-export const FAST_UNARY: ReadonlySet<string> = new Set(["GetLatestBlock", "GetLightdInfo", "GetTreeState"]);
+export const FAST_UNARY: ReadonlySet<string> = new Set([
+  "GetLatestBlock",
+  "GetLightdInfo",
+  "GetTreeState",
+  "GetTransaction",
+]);
 
 /** Protocols a unary call can use; Connect streaming is refused by the router for unary methods. */
 export function fastUnaryProtocol(protocol: WireProtocol): boolean {
@@ -99,6 +108,13 @@ export async function serveFastUnary(
     } else if (method === "GetLightdInfo") {
       decode(EmptySchema);
       message = toBinary(LightdInfoSchema, await beforeDeadline(signal, info.lightdInfo(network)));
+    } else if (method === "GetTransaction") {
+      // By txid only: every other form (and every refusal) is worded by the router's handler.
+      const filter = decode(TxFilterSchema);
+      if (filter.hash.length === 32) {
+        const tx = await beforeDeadline(signal, storedTransaction(s, network, filter));
+        if (tx !== undefined) message = toBinary(RawTransactionSchema, tx);
+      }
     } else {
       const id = decode(BlockIDSchema);
       if (id.hash.length === 0) message = await beforeDeadline(signal, treeStateBytes(s, network, id.height));
