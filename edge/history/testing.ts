@@ -6,6 +6,7 @@ import { CompactTxStreamer } from "../../proto/index.ts";
 import type { Env } from "../env.ts";
 import type { Streamer } from "../testing/clients.ts";
 import { fixture, testEnv } from "../testing/fixture.ts";
+import type { HistoryChainInfo } from "./chain-info.ts";
 import { mapLimited } from "./limited.ts";
 
 /**
@@ -16,23 +17,8 @@ import { mapLimited } from "./limited.ts";
  * answers with the origin's node-backed ones, message bytes and statuses alike.
  */
 
-/** What the fixture server says of a chain (test/support/history-chains.ts HistoryChainInfo). */
-export interface HistoryChain {
-  name: string;
-  network: string;
-  /** The chain's process: its store's objects, reorgs. */
-  url: string;
-  origin: string;
-  keys: string[];
-  rangeSize: number;
-  firstHeight: number;
-  sealedTip: number;
-  tip: number;
-  txs: { txid: string; height: number; index: number }[];
-  addresses: string[];
-  /** The addresses paid by the most outputs, busiest first (at most 10). */
-  busiest: string[];
-}
+/** What the fixture server says of a chain. */
+export type HistoryChain = HistoryChainInfo;
 
 /** Objects the history RPCs never read (the compact projections, tree states): not seeded. */
 const UNREAD = /\.(shielded|full|nullifiers|trees)\.bin$/;

@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import type { HistoryChainInfo } from "../../edge/history/chain-info.ts";
 import { parseBlock } from "../../origin/chain/index.ts";
 import { tempDir } from "../../origin/index/testing.ts";
 import { createOriginServer } from "../../origin/serve/origin-server.ts";
@@ -17,7 +18,7 @@ import { displayHex, toHex } from "../../proto/bytes.ts";
 import { addressKeyOfScript, rawBlocks, rawBlocksKey, taddressOfKey } from "../../proto/history/index.ts";
 import { decodeHead, headKey } from "../../proto/range/index.ts";
 import { chainDir } from "./chain.ts";
-import { HISTORY_CHAINS, type HistoryChainInfo } from "./history-chains.ts";
+import { HISTORY_CHAINS } from "./history-chains.ts";
 import { testIndexer } from "./test-indexer.ts";
 import { TEST_ORIGIN_SECRET } from "./test-origin.ts";
 
