@@ -43,14 +43,13 @@ export async function storedUtxos(
   const budget = d.s.config.maxHistoryReads;
   if (plan === undefined || plan.reads > budget) return undefined;
   // The origin first: its call has a 1 s deadline for headers, and a Worker opens six connections
-  // at once — the directory and record reads queue behind it, not it behind them. The records are
-  // read while the origin answers (one round trip fewer than waiting for it).
-  const tailing = tailRecords(d.tail, rpc, addresses, head.tip.height, ctx);
-  tailing.catch(() => {}); // awaited below; this only keeps an early return from leaving it unhandled
-  const found = await within(ctx, lookUpAddresses(store, plan));
-  if (plan.reads + recordReads(found) > budget) return undefined;
-  const [tail, sealed] = await within(ctx, Promise.all([tailing, readRecords(store, found)]));
-  if (tail === undefined) return undefined;
+  // at once — the directory reads queue behind it, not it behind them.
+  const [tail, found] = await within(
+    ctx,
+    Promise.all([tailRecords(d.tail, rpc, addresses, head.tip.height, ctx), lookUpAddresses(store, plan)]),
+  );
+  if (tail === undefined || plan.reads + recordReads(found) > budget) return undefined;
+  const sealed = await within(ctx, readRecords(store, found));
   const byKey = new Map(keys.map((key, i) => [toHex(key), i]));
   const tailOf = keys.map((): AddressRecord[] => []);
   for (const record of tail) tailOf[byKey.get(toHex(record.addressKey)) ?? -1]?.push(record);
