@@ -140,6 +140,51 @@ interface Picks {
   addresses: { size: number; address: string; transactions: number }[];
 }
 
+/** One address's requests: its balance, its UTXOs, its transactions from height 1 to the sealed tip. */
+function addressRequests(
+  address: string,
+  sealedTip: number,
+): { balance: LoadRequest; utxos: LoadRequest; transactions: LoadRequest } {
+  return {
+    balance: unaryRequest(
+      "GetTaddressBalance",
+      toBinary(AddressListSchema, create(AddressListSchema, { addresses: [address] })),
+    ),
+    utxos: unaryRequest(
+      "GetAddressUtxos",
+      toBinary(GetAddressUtxosArgSchema, create(GetAddressUtxosArgSchema, { addresses: [address] })),
+    ),
+    transactions: streamRequest(
+      "GetTaddressTransactions",
+      toBinary(
+        TransparentAddressBlockFilterSchema,
+        create(TransparentAddressBlockFilterSchema, {
+          address,
+          range: { start: { height: 1n }, end: { height: BigInt(sealedTip) } },
+        }),
+      ),
+    ),
+  };
+}
+
+/** `requests` in a closed loop at CLIENTS clients for min(5, --seconds) s: req/s, errors, server CPU. */
+async function closedLoop(
+  ctx: ScenarioContext,
+  tier: Tier,
+  requests: LoadRequest[],
+): Promise<{ rps: number; errors: number; serverCpuMsPerReq: number }> {
+  const seconds = Math.min(5, ctx.settings.levelSec);
+  const loop = await measure(
+    { baseUrl: tier.baseUrl, requests, clients: CLIENTS, warmup: 2, durationMs: seconds * 1000 },
+    tier.pids,
+  );
+  return {
+    rps: round(loop.requests / loop.elapsedSec, 0),
+    errors: loop.errors,
+    serverCpuMsPerReq: round((loop.serverCpuSec * 1000) / Math.max(loop.requests, 1)),
+  };
+}
+
 /**
  * Sealed txids (seeded random, from the store's transaction tables) and, for each size the issue
  * names, the address whose sealed history is nearest to it (from the address index's directories
@@ -216,78 +261,35 @@ async function measureTier(ctx: ScenarioContext, tier: Tier, picks: Picks, seale
   f[`${prefix}.getTransaction.p50Ms`] = seq.p50Ms;
   f[`${prefix}.getTransaction.p99Ms`] = seq.p99Ms;
   f[`${prefix}.getTransaction.errors`] = seq.errors;
-  const seconds = Math.min(5, ctx.settings.levelSec);
-  const loop = await measure(
-    { baseUrl: tier.baseUrl, requests: getTx, clients: CLIENTS, warmup: 2, durationMs: seconds * 1000 },
-    tier.pids,
-  );
-  f[`${prefix}.getTransaction.rps`] = round(loop.requests / loop.elapsedSec, 0);
+  const loop = await closedLoop(ctx, tier, getTx);
+  f[`${prefix}.getTransaction.rps`] = loop.rps;
   f[`${prefix}.getTransaction.rpsErrors`] = loop.errors;
-  f[`${prefix}.getTransaction.serverCpuMsPerReq`] = round(
-    (loop.serverCpuSec * 1000) / Math.max(loop.requests, 1),
-  );
+  f[`${prefix}.getTransaction.serverCpuMsPerReq`] = loop.serverCpuMsPerReq;
   ctx.report.rows.push({
     scenario: `nodefree ${tier.name}`,
     metric: "GetTransaction p50 ms / req/s ×16 (targets ≤ 5, ≥ 1,000)",
     value: seq.p50Ms,
-    note: `p99 ${seq.p99Ms} ms; ${f[`${prefix}.getTransaction.rps`]} req/s at ${CLIENTS} clients; ${seq.errors + loop.errors} errors`,
+    note: `p99 ${seq.p99Ms} ms; ${loop.rps} req/s at ${CLIENTS} clients; ${seq.errors + loop.errors} errors`,
   });
   if (tier.name !== "origin") {
     // The runtime's own ceiling in the same run: GET /healthz (no storage, no router) at the same
     // client count, so GetTransaction's req/s reads against what this machine lets a Worker do.
-    const floor = await measure(
-      {
-        baseUrl: tier.baseUrl,
-        requests: [{ method: "GET", path: "/healthz", headers: {} }],
-        clients: CLIENTS,
-        warmup: 2,
-        durationMs: seconds * 1000,
-      },
-      tier.pids,
-    );
-    f[`${prefix}.healthz.rps`] = round(floor.requests / floor.elapsedSec, 0);
-    f[`${prefix}.healthz.serverCpuMsPerReq`] = round(
-      (floor.serverCpuSec * 1000) / Math.max(floor.requests, 1),
-    );
+    const floor = await closedLoop(ctx, tier, [{ method: "GET", path: "/healthz", headers: {} }]);
+    f[`${prefix}.healthz.rps`] = floor.rps;
+    f[`${prefix}.healthz.serverCpuMsPerReq`] = floor.serverCpuMsPerReq;
     ctx.report.rows.push({
       scenario: `nodefree ${tier.name}`,
       metric: "GET /healthz req/s ×16 (the runtime's floor, same run)",
-      value: f[`${prefix}.healthz.rps`]!,
-      note: `server CPU ${f[`${prefix}.healthz.serverCpuMsPerReq`]} ms/req`,
+      value: floor.rps,
+      note: `server CPU ${floor.serverCpuMsPerReq} ms/req`,
     });
   }
   for (const a of picks.addresses) {
+    const asked = addressRequests(a.address, sealedTip);
     const calls: [string, LoadRequest, number][] = [
-      [
-        "getTaddressBalance",
-        unaryRequest(
-          "GetTaddressBalance",
-          toBinary(AddressListSchema, create(AddressListSchema, { addresses: [a.address] })),
-        ),
-        50,
-      ],
-      [
-        "getAddressUtxos",
-        unaryRequest(
-          "GetAddressUtxos",
-          toBinary(GetAddressUtxosArgSchema, create(GetAddressUtxosArgSchema, { addresses: [a.address] })),
-        ),
-        50,
-      ],
-      [
-        "getTaddressTransactions",
-        streamRequest(
-          "GetTaddressTransactions",
-          toBinary(
-            TransparentAddressBlockFilterSchema,
-            create(TransparentAddressBlockFilterSchema, {
-              address: a.address,
-              range: { start: { height: 1n }, end: { height: BigInt(sealedTip) } },
-            }),
-          ),
-        ),
-        a.size >= 10_000 ? 5 : 30,
-      ],
+      ["getTaddressBalance", asked.balance, 50],
+      ["getAddressUtxos", asked.utxos, 50],
+      ["getTaddressTransactions", asked.transactions, a.size >= 10_000 ? 5 : 30],
     ];
     for (const [rpc, request, n] of calls) {
       const r = await runLoad({
@@ -319,12 +321,12 @@ async function nodeCalls(devnodeUrl: string): Promise<Record<string, number>> {
   return ((await res.json()) as { calls: Record<string, number> }).calls;
 }
 
-/** What a wallet restoring sealed history asks, per address: its transactions, UTXOs and balance. */
+/** The node methods a wallet restoring sealed history can cause (transactions, addresses). */
 const HISTORY_METHODS = ["getrawtransaction", "getaddresstxids", "getaddressbalance", "getaddressutxos"];
 
 /**
  * A wallet's restore of sealed history through the tier: for each picked address its transactions
- * (to the sealed tip), UTXOs and balance, and every picked transaction. Counts the node calls it
+ * (to the sealed tip) and UTXOs, and 100 of the picked transactions. Counts the node calls it
  * caused (the methods only these RPCs use; the origin's tip polling is not counted).
  */
 async function restoreNodeCalls(
@@ -337,22 +339,8 @@ async function restoreNodeCalls(
   const before = await nodeCalls(devnodeUrl);
   const requests: LoadRequest[] = [];
   for (const a of picks.addresses) {
-    requests.push(
-      streamRequest(
-        "GetTaddressTransactions",
-        toBinary(
-          TransparentAddressBlockFilterSchema,
-          create(TransparentAddressBlockFilterSchema, {
-            address: a.address,
-            range: { start: { height: 1n }, end: { height: BigInt(sealedTip) } },
-          }),
-        ),
-      ),
-      unaryRequest(
-        "GetAddressUtxos",
-        toBinary(GetAddressUtxosArgSchema, create(GetAddressUtxosArgSchema, { addresses: [a.address] })),
-      ),
-    );
+    const asked = addressRequests(a.address, sealedTip);
+    requests.push(asked.transactions, asked.utxos);
   }
   for (const hash of picks.txids.slice(0, 100))
     requests.push(unaryRequest("GetTransaction", toBinary(TxFilterSchema, create(TxFilterSchema, { hash }))));
