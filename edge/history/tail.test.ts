@@ -17,6 +17,7 @@ import {
   loadChain,
   mapLimited,
   originClient,
+  originFetch,
   reorgChain,
   stream,
   unary,
@@ -123,11 +124,6 @@ describe.skipIf(fixture === null)("node-free history and the origin's tail", () 
   it("answers GetTaddressBalanceStream over Connect as the origin does, and refuses it over gRPC-web", async () => {
     const env = chainEnv(chain);
     const edgeFetch = fetchWith(env);
-    const originFetch: typeof fetch = (input, init) => {
-      const headers = new Headers(init?.headers);
-      headers.set("x-lightedge-secret", fixture!.originSecret);
-      return fetch(input, { ...init, headers, redirect: "manual" });
-    };
     for (const list of [
       chain.addresses.slice(0, 1),
       chain.addresses,

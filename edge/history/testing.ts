@@ -77,17 +77,19 @@ export function chainEnv(
   });
 }
 
+/** fetch to a chain's origin, with the secret it checks. */
+export const originFetch: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set("x-lightedge-secret", fixture!.originSecret);
+  // connect-web asks for redirect "error", which workerd refuses.
+  return fetch(input, { ...init, headers, redirect: "manual" });
+};
+
 /** A Connect (binary) client straight to the chain's origin: its node-backed answers. */
 export function originClient(chain: HistoryChain): Streamer {
-  const fetchWithSecret: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set("x-lightedge-secret", fixture!.originSecret);
-    // connect-web asks for redirect "error", which workerd refuses.
-    return fetch(input, { ...init, headers, redirect: "manual" });
-  };
   return createClient(
     CompactTxStreamer,
-    createConnectTransport({ baseUrl: chain.origin, fetch: fetchWithSecret, useBinaryFormat: true }),
+    createConnectTransport({ baseUrl: chain.origin, fetch: originFetch, useBinaryFormat: true }),
   );
 }
 
