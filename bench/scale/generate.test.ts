@@ -21,8 +21,9 @@ describe("scale generator", () => {
       workers: 2,
       seed: "test",
     });
-    // 6 ranges × 5 objects, one hash shard, one range-ends object (a recent level of 6), the head.
-    expect(r).toMatchObject({ ranges: 6, tip: 2_999, objects: 33 });
+    // 6 ranges × 5 objects, two hash shards (3,000 entries, ≤ 2,048 a shard on average), one
+    // range-ends object (a recent level of 6), the head.
+    expect(r).toMatchObject({ ranges: 6, tip: 2_999, objects: 34 });
     const store = createDirectoryStore(dir);
     const audit = await auditStore(store, "mainnet", 500);
     expect(audit.ranges).toBe(6);

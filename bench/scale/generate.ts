@@ -7,11 +7,11 @@ import { openStore } from "../../origin/store/index.ts";
 import { displayHex } from "../../proto/bytes.ts";
 import {
   encodeHead,
-  type HashEntries,
   HashIndexBuilder,
   type HeadObject,
   headKey,
   type RangeEnds,
+  type RangeHashes,
 } from "../../proto/range/index.ts";
 import { startMoto } from "../../test/support/moto.ts";
 import { pointPools } from "./points.ts";
@@ -63,7 +63,7 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
   const rangeCount = Math.floor(o.to / o.rangeSize) + 1; // last range holds `to`
   const started = performance.now();
   const bytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0, hashIndex: 0 };
-  const hashEntries: HashEntries[] = new Array(rangeCount);
+  const hashEntries: RangeHashes[] = new Array(rangeCount);
   const ends: RangeEnds[] = new Array(rangeCount);
   let tip: { height: number; wireHash: Uint8Array; time: number } | undefined;
   let done = 0;

@@ -9,6 +9,7 @@ import {
   encodeSealedRange,
   endsOfEncoded,
   type RangeEnds,
+  type RangeHashes,
   rangeKeys,
   type SealedBlockInput,
 } from "../../proto/range/index.ts";
@@ -44,7 +45,7 @@ export interface RangeObjects {
   /** Last block (for the head). */
   tip: { height: number; wireHash: Uint8Array; time: number };
   /** Block-hash index entries of the range's blocks (proto/range/hash-index-codec.ts). */
-  hashEntries: BigUint64Array;
+  hashEntries: RangeHashes;
   /** The range's ends, for its level's range-ends object (proto/range/range-ends.ts). */
   ends: RangeEnds;
   /** Bytes per projection (and meta, trees) for the totals. */

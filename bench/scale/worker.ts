@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { openStore } from "../../origin/store/index.ts";
-import type { RangeEnds } from "../../proto/range/index.ts";
+import type { RangeEnds, RangeHashes } from "../../proto/range/index.ts";
 import { createRangeBuilder, type RangeOptions } from "./range.ts";
 
 /**
@@ -24,7 +24,7 @@ export type WorkerMessage =
       kind: "range";
       index: number;
       tip: { height: number; wireHash: Uint8Array; time: number };
-      hashEntries: BigUint64Array;
+      hashEntries: RangeHashes;
       ends: RangeEnds;
       bytes: Record<string, number>;
     }
@@ -52,7 +52,10 @@ async function run(job: WorkerJob): Promise<void> {
         ends: range.ends,
         bytes: range.bytes,
       };
-      parentPort!.postMessage(message, [range.hashEntries.buffer as ArrayBuffer]);
+      parentPort!.postMessage(message, [
+        range.hashEntries.keys.buffer as ArrayBuffer,
+        range.hashEntries.fullLengths.buffer as ArrayBuffer,
+      ]);
     });
     pending.add(task);
     // Let finished uploads report before the next synchronous build.

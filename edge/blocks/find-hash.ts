@@ -12,6 +12,7 @@ import { webCryptoSha256 } from "../../proto/range/trailer-digest.ts";
 import type { EdgeServices } from "../services.ts";
 import type { ObjectReader } from "../store/index.ts";
 import { edgeRangeStore } from "../store/range-store.ts";
+import { readAll } from "../store/read-all.ts";
 
 /**
  * How many of the newest sealed ranges GetBlock-by-hash scans when the head names no hash index
@@ -20,7 +21,7 @@ import { edgeRangeStore } from "../store/range-store.ts";
  */
 export const MAX_HASH_SCAN_RANGES = 8;
 
-/** Decoded hash-index shards kept per isolate (≈ 27 KB each at mainnet's 3.5 M blocks: ≈ 3.5 MB). */
+/** Decoded hash-index shards kept per isolate (≤ 32 KB each: ≈ 4 MB). */
 export const HASH_SHARD_CACHE_ENTRIES = 128;
 
 const shardCaches = new WeakMap<ObjectReader, LoadCache<string, HashShard>>();
@@ -35,22 +36,32 @@ function shardCache(reader: ObjectReader): LoadCache<string, HashShard> {
   return cache;
 }
 
+/** A sealed block found by its hash: its height, and its stored `full` frame when the index read it. */
+export interface SealedHashHit {
+  height: number;
+  frame?: Uint8Array;
+}
+
 /**
- * The sealed range and height holding a block hash, or undefined. Both byte orders are tried.
- * The store's hash index (proto/range-format.md §Hash index: at most two shard reads, cached, then
- * the candidate's metadata) covers every sealed range. A head without one: the metadata cached in
- * the isolate (a scan of 32 bytes per block), then the newest ranges.
+ * The sealed block holding a block hash, or undefined. Both byte orders are tried. The store's
+ * hash index (proto/range-format.md §Hash index: at most two shard reads, cached, then the
+ * candidate's frame, which GetBlock then sends) covers every sealed range. A head without one: the
+ * metadata cached in the isolate (a scan of 32 bytes per block), then the newest ranges.
  */
 export async function findSealedHash(
   s: Pick<EdgeServices, "ranges" | "reader">,
   head: HeadObject,
   hash: Uint8Array,
-): Promise<{ meta: RangeMeta; height: number } | undefined> {
+): Promise<SealedHashHit | undefined> {
   const ranges = s.ranges(head.network, head.rangeSize);
+  const store = edgeRangeStore(s.reader);
   const indexed = await lookupSealedHash(
     {
-      read: (key) => edgeRangeStore(s.reader).readObject(key),
-      meta: (index) => ranges.meta(index),
+      read: async (key, span) => {
+        if (span === undefined) return store.readObject(key);
+        const part = await store.readSpan(key, span);
+        return part === null ? null : readAll(part.body);
+      },
       shards: shardCache(s.reader),
       digest: webCryptoSha256,
     },

@@ -1,5 +1,6 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
+import { FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import { type BlockID, BlockIDSchema, type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
 import { nullifiersOnly } from "../../proto/pools.ts";
 import type { RangeReader } from "../../proto/range/reader.ts";
@@ -20,10 +21,12 @@ export type BlockRpc = "GetBlock" | "GetBlockNullifiers";
 /** Sealed blocks never change: a GET of one may be cached for a year. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-/** A sealed block: its range's reader and its height. */
+/** A sealed block: its range's reader and its height, and its `full` frame when already read. */
 interface SealedBlock {
   ranges: RangeReader<ReadableStream<Uint8Array>>;
   height: number;
+  /** Read by the hash index's lookup, which confirms a hash from the block's own frame. */
+  frame?: Uint8Array;
 }
 
 /**
@@ -48,9 +51,12 @@ export async function serveGetBlock(
       readRequestMessage(req, protocol, BlockIDSchema, rpc, MAX_SMALL_REQUEST_BYTES),
     );
     const sealed = await beforeDeadline(signal, locateSealed(s, network, rpc, id));
+    const cache: Record<string, string> =
+      sealed !== undefined && protocol === "connect-get" ? { "cache-control": IMMUTABLE } : {};
+    if (sealed?.frame !== undefined && rpc === "GetBlock")
+      return unaryResponse(protocol, sealed.frame.subarray(FRAME_HEADER_BYTES), cache);
     if (sealed !== undefined && rpc === "GetBlock")
       return await beforeDeadline(signal, pipeSealed(sealed, protocol));
-    const cache = sealed !== undefined && protocol === "connect-get" ? { "cache-control": IMMUTABLE } : {};
     const message = await beforeDeadline(signal, blockBytes(s, network, rpc, id, sealed, deadline));
     return unaryResponse(protocol, message, { "cache-control": "no-cache", ...cache });
   } catch (err) {
@@ -82,7 +88,7 @@ async function locateSealed(
     if (id.hash.length !== 32)
       throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash is 32 bytes`);
     const found = head === null ? undefined : await findSealedHash(s, head, id.hash);
-    return found && { ranges: s.ranges(network, head!.rangeSize), height: found.height };
+    return found && { ranges: s.ranges(network, head!.rangeSize), height: found.height, frame: found.frame };
   }
   const height = heightOf(rpc, id.height);
   const extent = extentOf(head);
@@ -106,6 +112,13 @@ async function blockBytes(
   deadline: Deadline,
 ): Promise<Uint8Array> {
   if (sealed === undefined) return originBlock(s, network, rpc, id, deadline);
+  const full = sealed.frame?.subarray(FRAME_HEADER_BYTES) ?? (await readFull(sealed, rpc));
+  if (rpc === "GetBlock") return full;
+  return toBinary(CompactBlockSchema, nullifiersOnly(fromBinary(CompactBlockSchema, full)));
+}
+
+/** The sealed block's `full` message, read by its range's metadata. */
+async function readFull(sealed: SealedBlock, rpc: BlockRpc): Promise<Uint8Array> {
   const read = await sealed.ranges.readMessage("full", sealed.height);
   const full = await readAll(read.body);
   if (full.length !== read.span.length)
@@ -114,8 +127,7 @@ async function blockBytes(
       rpc,
       `${rpc}: range ${read.meta.index} is shorter than its metadata says`,
     );
-  if (rpc === "GetBlock") return full;
-  return toBinary(CompactBlockSchema, nullifiersOnly(fromBinary(CompactBlockSchema, full)));
+  return full;
 }
 
 /** A block the store does not hold (the origin's tail, a hash not sealed): asked of the origin. */

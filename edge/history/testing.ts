@@ -20,8 +20,11 @@ import { mapLimited } from "./limited.ts";
 /** What the fixture server says of a chain. */
 export type HistoryChain = HistoryChainInfo;
 
-/** Objects the history RPCs never read (the compact projections, tree states): not seeded. */
-const UNREAD = /\.(shielded|full|nullifiers|trees)\.bin$/;
+/**
+ * Objects the history RPCs never read (the compact projections but `full`, tree states): not
+ * seeded. A block hash is confirmed from the block's `full` frame (proto/range-format.md §Hash index).
+ */
+const UNREAD = /\.(shielded|nullifiers|trees)\.bin$/;
 
 export const prefixOf = (chain: Pick<HistoryChain, "name">) => `hist-${chain.name}`;
 

@@ -2,8 +2,8 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { LightedgeError } from "../../proto/errors.ts";
 import { BlockIDSchema, BlockRangeSchema, type PoolType } from "../../proto/index.ts";
 import type { ChainCheck } from "../../proto/range/chain-link.ts";
+import { readBlockIdentity } from "../../proto/wire/block-identity.ts";
 import type { ReadFrame } from "../../proto/wire/frames.ts";
-import { readBlockIdentity } from "../wire/block-identity.ts";
 import type { ResponseSink } from "../wire/sink.ts";
 import type { OriginClient } from "./origin-client.ts";
 
@@ -48,7 +48,7 @@ export async function* checkedOriginFrames(
   const step = seg.to >= seg.from ? 1 : -1;
   let expected = seg.from;
   const admit = (frame: ReadFrame) => {
-    const id = readBlockIdentity(frame.message);
+    const id = readBlockIdentity(frame.message, "origin sent a block");
     if (id.height !== expected || expected === seg.to + step) {
       throw new LightedgeError(
         "chain-break",

@@ -5,7 +5,7 @@ import {
   decodeHead,
   encodeHead,
   endsOf,
-  type HashEntries,
+  HASH_INDEX_VERSION,
   HashIndexBuilder,
   type HeadObject,
   headKey,
@@ -13,6 +13,7 @@ import {
   metaHashEntries,
   RANGE_ENDS_VERSION,
   type RangeEnds,
+  type RangeHashes,
 } from "../../proto/range/index.ts";
 import type { ChainSource } from "../node/ports.ts";
 import type { BlobStore } from "../store/index.ts";
@@ -53,7 +54,7 @@ const MIN_RANGES_IN_FLIGHT = 64;
 interface RangeSummary {
   ends: RangeEnds;
   lastTime: number;
-  entries: HashEntries;
+  entries: RangeHashes;
 }
 
 /**
@@ -117,7 +118,9 @@ export async function bootstrapFromStore(options: BootstrapOptions): Promise<Boo
       "store ranges verified against the node",
     );
     const endsStored = head.hashIndex?.rangeEnds === RANGE_ENDS_VERSION;
-    if (head.hashIndex !== undefined) {
+    // An index of an older version (v1 shards, confirmed by metadata) is rebuilt under v2's keys.
+    const current = head.hashIndex?.version === HASH_INDEX_VERSION;
+    if (current) {
       // The shards the head names are there; its range-ends objects too when it names them.
       hashIndex.baseStored(endsStored);
       if (endsStored) return { head, mismatches, hashIndex };
@@ -126,7 +129,7 @@ export async function bootstrapFromStore(options: BootstrapOptions): Promise<Boo
     await writeHead(options, indexed, hashIndex);
     options.log.info(
       { ranges: head.rangeCount },
-      head.hashIndex === undefined
+      !current
         ? "block-hash index and range ends written for the adopted ranges"
         : "range ends written for the adopted ranges",
     );

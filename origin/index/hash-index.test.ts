@@ -1,11 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { wireHashOf } from "../../proto/bytes.ts";
-import { decodeHead, encodeHead, headKey, lookupSealedHash } from "../../proto/range/index.ts";
+import {
+  decodeHead,
+  encodeHead,
+  HASH_INDEX_VERSION,
+  headKey,
+  lookupSealedHash,
+  type Span,
+} from "../../proto/range/index.ts";
 import { type MotoServer, startMoto } from "../../test/support/moto.ts";
 import { testIndexer } from "../../test/support/test-indexer.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
 import { type BlobStore, createDirectoryStore, createS3Store } from "../store/index.ts";
-import { createSealedReader } from "./sealed-reader.ts";
 import { auditMetadata, auditStore } from "./store-audit.ts";
 import { tempDir } from "./testing.ts";
 
@@ -43,21 +49,21 @@ async function seal(dev: DevNode, store: BlobStore): Promise<number> {
 /** Every sealed block's hash gives its height through the store's index alone; random hashes give none. */
 async function expectIndexAnswers(dev: DevNode, store: BlobStore, sealedTip: number): Promise<void> {
   const head = decodeHead((await store.get(headKey("regtest")))!);
-  expect(head.hashIndex).toEqual({ version: 1, epochRanges: EPOCH, rangeEnds: 1 });
-  const sealed = createSealedReader(store, "regtest", RANGE);
+  expect(head.hashIndex).toEqual({ version: HASH_INDEX_VERSION, epochRanges: EPOCH, rangeEnds: 1 });
   const reads: string[] = [];
   const source = {
-    read: (key: string) => {
+    read: (key: string, span?: Span) => {
       reads.push(key);
-      return store.get(key);
+      return store.get(key, span);
     },
-    meta: (index: number) => sealed.meta(index),
   };
   for (let height = 0; height <= sealedTip; height++) {
     reads.length = 0;
     const hash = wireHashOf(dev.chain.hashAt(height));
     expect(await lookupSealedHash(source, head, hash)).toMatchObject({ indexed: true, found: { height } });
-    expect(reads.length).toBeLessThanOrEqual(2);
+    // A shard per level (at most two), then the block's frame.
+    expect(reads.filter((k) => k.includes("/hash/")).length).toBeLessThanOrEqual(2);
+    expect(reads.filter((k) => k.endsWith(".full.bin"))).toHaveLength(1);
   }
   for (let i = 0; i < 200; i++) {
     const random = crypto.getRandomValues(new Uint8Array(32));
@@ -102,7 +108,7 @@ describe("the block-hash index, maintained by sealing", () => {
     expect(await seal(dev, store)).toBe(49);
     const before = await auditStore(store, "regtest", RANGE);
     expect(before.hashIndex).toEqual({ levels: 2, shards: 2, entries: 50, rangeEnds: 2 });
-    const base = "v1/regtest/r10/hash/00000000-00000003/0000.bin";
+    const base = "v1/regtest/r10/hash/00000000-00000003/0000.v2.bin";
     const baseBytes = await store.get(base);
     dev.chain.mine(20);
     expect(await seal(dev, store)).toBe(69);
@@ -148,7 +154,7 @@ describe("the block-hash index, maintained by sealing", () => {
     expect(await seal(dev, store)).toBe(59);
     // What the writer before range-ends objects left: shards, a head whose hashIndex has no rangeEnds.
     const head = decodeHead((await store.get(headKey("regtest")))!);
-    const older = { ...head, hashIndex: { version: 1, epochRanges: EPOCH } };
+    const older = { ...head, hashIndex: { version: HASH_INDEX_VERSION, epochRanges: EPOCH } };
     const shardsOnly = createDirectoryStore(dir("shards-only"));
     for (const key of await store.list("v1/regtest/r10/"))
       if (!key.endsWith("/ends.bin")) await shardsOnly.put(key, (await store.get(key))!);
@@ -164,6 +170,27 @@ describe("the block-hash index, maintained by sealing", () => {
     const ends = (await shardsOnly.list("v1/regtest/r10/hash/")).filter((k) => k.endsWith("/ends.bin"));
     for (const key of ends) expect(await shardsOnly.get(key)).toEqual(await store.get(key));
     expect(ends).toHaveLength(2);
+  });
+
+  it("is rebuilt at the current version by bootstrap when the head names a v1 index", async () => {
+    const dev = await devNode(75);
+    const store = createDirectoryStore(dir("store"));
+    expect(await seal(dev, store)).toBe(59);
+    // A store indexed at v1: none of the current shards, a head naming version 1.
+    const head = decodeHead((await store.get(headKey("regtest")))!);
+    const v1 = createDirectoryStore(dir("v1"));
+    for (const key of await store.list("v1/regtest/r10/"))
+      if (!key.endsWith(".v2.bin")) await v1.put(key, (await store.get(key))!);
+    await v1.put(headKey("regtest"), encodeHead({ ...head, hashIndex: { version: 1, epochRanges: EPOCH } }));
+    expect((await auditMetadata(v1, "regtest", RANGE)).hashIndex).toBeNull();
+    expect(await seal(dev, v1)).toBe(59);
+    expect(decodeHead((await v1.get(headKey("regtest")))!).hashIndex?.version).toBe(HASH_INDEX_VERSION);
+    expect((await auditMetadata(v1, "regtest", RANGE)).hashIndex).toEqual({
+      levels: 2,
+      shards: 2,
+      entries: 60,
+      rangeEnds: 2,
+    });
   });
 
   describe("with an S3 store (moto_server)", () => {

@@ -188,7 +188,6 @@ class NodeIndexer implements Indexer {
       // A hash below the tail: the store's hash index, else ask the node; the view verifies the answer.
       resolveHeight: sealedHashResolver({
         store: o.store,
-        sealed: this.#sealed,
         head,
         fallback: (displayHash) =>
           o.chain.block(displayHash).then(

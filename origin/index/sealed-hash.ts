@@ -1,11 +1,10 @@
 import { wireHashOf } from "../../proto/bytes.ts";
 import { LoadCache } from "../../proto/lru.ts";
-import { type HashShard, type HeadObject, lookupSealedHash } from "../../proto/range/index.ts";
+import { type HashShard, type HeadObject, lookupSealedHash, type Span } from "../../proto/range/index.ts";
 import type { BlobStore } from "../store/index.ts";
 import { codecOptions } from "./codec-options.ts";
-import type { SealedReader } from "./sealed-reader.ts";
 
-/** Decoded hash-index shards kept (≈ 27 KB each at mainnet's 3.5 M blocks). */
+/** Decoded hash-index shards kept (≤ 32 KB each: 2,048 entries of 16 bytes on average). */
 const SHARD_CACHE_ENTRIES = 256;
 
 /**
@@ -15,13 +14,11 @@ const SHARD_CACHE_ENTRIES = 256;
  */
 export function sealedHashResolver(o: {
   store: BlobStore;
-  sealed: SealedReader;
   head(): HeadObject | null;
   fallback?(displayHash: string): Promise<number | undefined>;
 }): (displayHash: string) => Promise<number | undefined> {
   const source = {
-    read: (key: string) => o.store.get(key),
-    meta: (index: number) => o.sealed.meta(index),
+    read: (key: string, span?: Span) => o.store.get(key, span),
     shards: new LoadCache<string, HashShard>({ maxEntries: SHARD_CACHE_ENTRIES, sharing: "in-flight" }),
     sha256: codecOptions.sha256,
   };

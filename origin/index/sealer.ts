@@ -4,11 +4,11 @@ import {
   encodeHead,
   encodeSealedRange,
   endsOfEncoded,
-  type HashEntries,
   HashIndexBuilder,
   type HeadObject,
   headKey,
   type RangeEnds,
+  type RangeHashes,
   rangeBounds,
   rangeKeys,
 } from "../../proto/range/index.ts";
@@ -135,7 +135,7 @@ export function createSealer(options: SealerOptions): Sealer {
     return ends;
   };
 
-  const advanceHead = async (index: number, last: IndexedBlock, entries: HashEntries, ends: RangeEnds) => {
+  const advanceHead = async (index: number, last: IndexedBlock, entries: RangeHashes, ends: RangeEnds) => {
     uploadedRanges.delete(index);
     hashIndex.add(index, entries, ends);
     if (uploadedRanges.has(index + 1)) return; // the next range's head write supersedes this one

@@ -2,19 +2,18 @@ import { equalBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
   assertHeadMatchesRange,
-  decodeHashShard,
   decodeHead,
   decodeRangeEnds,
+  encodeHashLevel,
   endsOf,
-  type HashEntries,
   type HeadObject,
-  hashShardKey,
   headEndsLevels,
   headHashLevels,
   headKey,
   metaHashEntries,
   PROJECTIONS,
   type RangeEnds,
+  type RangeHashes,
   type RangeMeta,
   rangeEndsAt,
   rangeEndsKey,
@@ -70,7 +69,7 @@ export async function auditMetadata(
 
 interface Ends {
   range: RangeEnds;
-  entries: HashEntries;
+  entries: RangeHashes;
 }
 
 async function audit(
@@ -119,7 +118,10 @@ async function verifyData(store: BlobStore, meta: RangeMeta): Promise<number> {
   return read;
 }
 
-/** Every shard of every level the head names, and together exactly the entries of their ranges. */
+/**
+ * Every shard of every level the head names is, byte for byte, what the writer encodes from the
+ * level's ranges' metadata: exactly their blocks, each pointing at its frame in `.full.bin`.
+ */
 async function auditHashIndex(store: BlobStore, head: HeadObject, ends: Ends[], concurrency: number) {
   const levels = headHashLevels(head);
   if (levels === undefined) return null;
@@ -127,33 +129,26 @@ async function auditHashIndex(store: BlobStore, head: HeadObject, ends: Ends[], 
   let entries = 0;
   const first = head.firstHeight / head.rangeSize;
   for (const level of levels) {
-    const count = 2 ** level.bits;
-    const stored: HashEntries[] = new Array(count);
-    await forEachLimited(
-      Array.from({ length: count }, (_, s) => s),
-      concurrency,
-      async (s) => {
-        const key = hashShardKey(level, s);
-        const bytes = await store.get(key);
-        if (bytes === null) throw new LightedgeError("corrupt", WHERE, `hash index object ${key} is missing`);
-        const shard = decodeHashShard(bytes, level, s, codecOptions);
-        const out = new BigUint64Array(shard.count);
-        for (let i = 0; i < shard.count; i++) out[i] = shard.entries.getBigUint64(i * 8, false);
-        stored[s] = out;
-      },
+    const ranges = ends.slice(level.firstIndex - first, level.lastIndex - first + 1).map((e) => e.entries);
+    const keys = sortedEntries(ranges.map((r) => r.keys));
+    const want = encodeHashLevel(
+      level,
+      keys,
+      ranges.map((r) => r.fullLengths),
+      codecOptions,
     );
-    const want = sortedEntries(
-      ends.slice(level.firstIndex - first, level.lastIndex - first + 1).map((e) => e.entries),
-    );
-    const got = sortedEntries(stored);
-    if (got.length !== want.length || got.some((v, i) => v !== want[i]))
-      throw new LightedgeError(
-        "corrupt",
-        WHERE,
-        `hash index level ${level.firstIndex}-${level.lastIndex} does not hold exactly its ranges' blocks`,
-      );
-    shards += count;
-    entries += got.length;
+    await forEachLimited(want, concurrency, async ({ key, bytes }) => {
+      const stored = await store.get(key);
+      if (stored === null) throw new LightedgeError("corrupt", WHERE, `hash index object ${key} is missing`);
+      if (!equalBytes(stored, bytes))
+        throw new LightedgeError(
+          "corrupt",
+          WHERE,
+          `hash index object ${key} does not hold exactly its level's blocks and frames`,
+        );
+    });
+    shards += want.length;
+    entries += keys.length;
   }
   return { levels: levels.length, shards, entries };
 }

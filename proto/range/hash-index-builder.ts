@@ -1,6 +1,6 @@
 import { LightedgeError } from "../errors.ts";
 import type { CodecOptions } from "./encode.ts";
-import { encodeHashLevel, type HashEntries, sortedEntries } from "./hash-index-codec.ts";
+import { encodeHashLevel, type HashEntries, type RangeHashes, sortedEntries } from "./hash-index-codec.ts";
 import {
   DEFAULT_EPOCH_RANGES,
   HASH_INDEX_VERSION,
@@ -32,10 +32,11 @@ export class HashIndexBuilder {
   readonly rangeSize: number;
   readonly firstIndex: number;
   readonly epochRanges: number;
-  /** The base level's entries: sorted when one part, else sorted on first use (`#sortedBase`). */
-  #baseParts: HashEntries[] = [];
-  #baseRanges = 0;
-  #recent: HashEntries[] = [];
+  /** The base level's keys: sorted when one part, else sorted on first use (`#sortedBase`). */
+  #baseKeys: HashEntries[] = [];
+  /** The base level's ranges' full message lengths, in range order. */
+  #baseLengths: Uint32Array[] = [];
+  #recent: RangeHashes[] = [];
   /** Every range's ends, in order, while every range added has come with them. */
   #ends: RangeEnds[] | undefined = [];
   /** The base level of this many ranges is known to be stored: its shards, and its ends object. */
@@ -63,29 +64,36 @@ export class HashIndexBuilder {
     return field;
   }
 
-  /** The next range's entries (one per block) and its ends; ranges must come in order. */
-  add(index: number, entries: HashEntries, ends?: RangeEnds): void {
+  /** The next range's index input (one entry per block) and its ends; ranges must come in order. */
+  add(index: number, hashes: RangeHashes, ends?: RangeEnds): void {
     const expected = this.firstIndex + this.rangeCount;
-    if (index !== expected || entries.length !== this.rangeSize)
+    const count = hashes.keys.length;
+    if (index !== expected || count !== this.rangeSize || hashes.fullLengths.length !== count)
       throw new LightedgeError(
         "internal",
         "hash-index",
-        `expected range ${expected} with ${this.rangeSize} entries, got range ${index} with ${entries.length}`,
+        `expected range ${expected} with ${this.rangeSize} entries, got range ${index} with ${count}`,
       );
-    this.#recent.push(entries);
+    this.#recent.push(hashes);
     if (ends === undefined) this.#ends = undefined;
     else this.#ends?.push(ends);
     if (this.#recent.length === this.epochRanges) {
       // Folded lazily: adopting 3,500 ranges must not sort a growing base 55 times.
-      this.#baseParts.push(...this.#recent);
-      this.#baseRanges += this.#recent.length;
+      for (const r of this.#recent) {
+        this.#baseKeys.push(r.keys);
+        this.#baseLengths.push(r.fullLengths);
+      }
       this.#recent = [];
     }
   }
 
+  get #baseRanges(): number {
+    return this.#baseLengths.length;
+  }
+
   #sortedBase(): HashEntries {
-    if (this.#baseParts.length !== 1) this.#baseParts = [sortedEntries(this.#baseParts)];
-    return this.#baseParts[0]!;
+    if (this.#baseKeys.length !== 1) this.#baseKeys = [sortedEntries(this.#baseKeys)];
+    return this.#baseKeys[0]!;
   }
 
   /**
@@ -105,9 +113,17 @@ export class HashIndexBuilder {
     const out: { key: string; bytes: Uint8Array }[] = [];
     const [base, recent] = this.levels();
     if (base !== undefined && this.#storedBaseRanges !== this.#baseRanges) {
-      out.push(...encodeHashLevel(base, this.#sortedBase(), options));
+      out.push(...encodeHashLevel(base, this.#sortedBase(), this.#baseLengths, options));
     }
-    if (recent !== undefined) out.push(...encodeHashLevel(recent, sortedEntries(this.#recent), options));
+    if (recent !== undefined)
+      out.push(
+        ...encodeHashLevel(
+          recent,
+          sortedEntries(this.#recent.map((r) => r.keys)),
+          this.#recent.map((r) => r.fullLengths),
+          options,
+        ),
+      );
     const ends = this.#ends;
     if (ends !== undefined) {
       if (base !== undefined && this.#storedBaseEnds !== this.#baseRanges)

@@ -7,20 +7,30 @@ import { type LevelSpan, levelObjectKey, shardName } from "./keys.ts";
  * names, their keys, and the 32-bit key of a hash. Pure; the codec is hash-index-codec.ts.
  */
 
-/** Version of the index objects and of the head's `hashIndex` field. */
-export const HASH_INDEX_VERSION = 1;
+/**
+ * Version of the index objects and of the head's `hashIndex` field. 2: each entry also says where
+ * the block's frame is in its range's `.full.bin`, so a lookup confirms a candidate from the frame
+ * it reads anyway (one read fewer than v1, which confirmed against the range's metadata).
+ */
+export const HASH_INDEX_VERSION = 2;
 
 /** Ranges per epoch unless a writer chooses otherwise: the base level is rebuilt once per epoch. */
 export const DEFAULT_EPOCH_RANGES = 64;
 
-/** A level is cut into 2^bits shards so that a shard holds at most this many entries on average. */
-export const SHARD_TARGET_ENTRIES = 4096;
+/**
+ * A level is cut into 2^bits shards so that a shard holds at most this many entries on average:
+ * 2,048 entries of 16 bytes keep a shard ≤ 32 KB, one small read.
+ */
+export const SHARD_TARGET_ENTRIES = 2048;
 export const MAX_SHARD_BITS = 16;
 
 /** "LEDGHASH": identifies an index shard regardless of its key. */
 export const HASH_MAGIC = new Uint8Array([0x4c, 0x45, 0x44, 0x47, 0x48, 0x41, 0x53, 0x48]);
-/** Entries follow the 48-byte shard header of proto/range/index-object.ts; the trailer is after them. */
-export const HASH_ENTRY_BYTES = 8;
+/**
+ * Entries follow the 48-byte shard header of proto/range/index-object.ts; the trailer is after them.
+ * An entry: key u32, height u32, the frame's offset in `.full.bin` u32, its message length u32.
+ */
+export const HASH_ENTRY_BYTES = 16;
 
 /** The head field saying the index objects of its ranges exist. */
 export interface HeadHashIndex {
@@ -115,9 +125,13 @@ export function headHashLevels(head: HeadObject): HashIndexLevel[] | undefined {
   );
 }
 
-/** `v1/<network>/r<size>/hash/<FIRST>-<LAST>/<SHARD>.bin`, SHARD as 4 lowercase hex digits. */
+/**
+ * `v1/<network>/r<size>/hash/<FIRST>-<LAST>/<SHARD>.v2.bin`, SHARD as 4 lowercase hex digits. The
+ * version is in the name because a level's v1 shards (`<SHARD>.bin`) may be cached for a year
+ * under their own keys: a store re-indexed at v2 must not reuse them.
+ */
 export function hashShardKey(level: LevelSpan, shard: number): string {
-  return levelObjectKey(level, "hash", `${shardName(shard)}.bin`);
+  return levelObjectKey(level, "hash", `${shardName(shard)}.v${HASH_INDEX_VERSION}.bin`);
 }
 
 /** Validates the head's `hashIndex` field (proto/range/head.ts calls it when the field is present). */

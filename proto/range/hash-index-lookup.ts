@@ -1,8 +1,10 @@
 import { equalBytes, reversed } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
+import { FLAG_DATA, FRAME_HEADER_BYTES } from "../frame.ts";
 import type { LoadCache } from "../lru.ts";
+import { type BlockIdentity, readBlockIdentity } from "../wire/block-identity.ts";
 import type { CodecOptions } from "./encode.ts";
-import { decodeHashShard, type HashShard, shardHeights } from "./hash-index-codec.ts";
+import { decodeHashShard, type HashCandidate, type HashShard, shardCandidates } from "./hash-index-codec.ts";
 import {
   type HashIndexLevel,
   hashKey32,
@@ -11,14 +13,14 @@ import {
   shardOf,
 } from "./hash-index-layout.ts";
 import type { HeadObject } from "./head.ts";
-import { rangeIndexOf } from "./keys.ts";
-import * as L from "./layout.ts";
+import { rangeIndexOf, rangeKeys } from "./keys.ts";
 import { type AsyncSha256, withTrailerDigest } from "./trailer-digest.ts";
-import type { RangeMeta, Span } from "./types.ts";
+import type { Span } from "./types.ts";
 
 /**
  * GetBlock by hash for any sealed height (proto/range-format.md §Hash index): one shard read per
- * level, at most two, in parallel; then the candidate's range metadata confirms the whole hash.
+ * level, at most two, in parallel; then the candidate's frame, read from its range's `.full.bin`
+ * at the span its entry gives, confirms the whole hash — and is the block a GetBlock sends.
  * Pure: storage comes in through `read`, so the edge and the origin share this code.
  */
 
@@ -99,48 +101,66 @@ const HASH_SHARDS: LevelShardObject<HashIndexLevel, HashShard> = {
 };
 
 /**
- * Heights of sealed blocks whose hash has the same key as `hash` (in either byte order), ascending;
+ * Sealed blocks whose hash has the same key as `hash` (in either byte order), ascending by height;
  * undefined when the head names no index. Candidates only: confirm them (`lookupSealedHash`).
  */
 export async function hashIndexCandidates(
   src: HashIndexSource,
   head: HeadObject,
   hash: Uint8Array,
-): Promise<number[] | undefined> {
+): Promise<HashCandidate[] | undefined> {
   const levels = headHashLevels(head);
   if (levels === undefined) return undefined;
   const key = hashKey32(hash);
   const shards = await loadLevelShards(src, src.shards, levels, key, HASH_SHARDS);
-  const found = shards.map(({ decoded }) => shardHeights(decoded, key));
-  return found.flat().sort((a, b) => a - b);
-}
-
-export interface SealedHashSource extends HashIndexSource {
-  /** Metadata of a sealed range (the reader's own cache). */
-  meta(index: number): Promise<RangeMeta>;
+  const found = shards.map(({ decoded }) => shardCandidates(decoded, key));
+  return found.flat().sort((a, b) => a.height - b.height);
 }
 
 export type SealedHashLookup =
   | { indexed: false }
-  | { indexed: true; found: { height: number; meta: RangeMeta } | undefined };
+  | { indexed: true; found: { height: number; frame: Uint8Array } | undefined };
 
 /**
- * The sealed block with this hash (wire or display order), confirmed against its range's block
- * table; `found` undefined means no sealed block has it (the index covers every sealed range).
+ * The sealed block with this hash (wire or display order) and its stored `full` frame (header
+ * included); `found` undefined means no sealed block has it (the index covers every sealed range).
+ * A candidate whose frame names another hash shares the key only; one naming another height, or
+ * not a frame of the entry's length, is a corrupt index or object.
  */
 export async function lookupSealedHash(
-  src: SealedHashSource,
+  src: HashIndexSource,
   head: HeadObject,
   hash: Uint8Array,
 ): Promise<SealedHashLookup> {
   const candidates = await hashIndexCandidates(src, head, hash);
   if (candidates === undefined) return { indexed: false };
   const orders = [hash, reversed(hash)];
-  for (const height of candidates) {
-    const meta = await src.meta(rangeIndexOf(height, head.rangeSize));
-    const at = (height - meta.firstHeight) * meta.entryBytes + L.B_HASH;
-    const stored = meta.table.subarray(at, at + L.HASH_BYTES);
-    if (orders.some((h) => equalBytes(h, stored))) return { indexed: true, found: { height, meta } };
+  for (const c of candidates) {
+    const key = rangeKeys(head.network, head.rangeSize, rangeIndexOf(c.height, head.rangeSize)).data.full;
+    const frame = await src.read(key, { offset: c.offset, length: FRAME_HEADER_BYTES + c.length });
+    const corrupt = (why: string) =>
+      new LightedgeError("corrupt", "hash-index", `hash index entry for height ${c.height}: ${why}`);
+    if (frame === null) throw corrupt(`${key} is missing`);
+    if (
+      frame.length !== FRAME_HEADER_BYTES + c.length ||
+      frame[0] !== FLAG_DATA ||
+      new DataView(frame.buffer, frame.byteOffset + 1, 4).getUint32(0, false) !== c.length
+    )
+      throw corrupt(`no frame of ${c.length} bytes at ${c.offset} in ${key}`);
+    const id = blockIdentityOf(frame.subarray(FRAME_HEADER_BYTES));
+    if (id === undefined || id.height !== c.height)
+      throw corrupt(`the frame at ${c.offset} is another block`);
+    if (orders.some((h) => equalBytes(h, id.wireHash)))
+      return { indexed: true, found: { height: c.height, frame } };
   }
   return { indexed: true, found: undefined };
+}
+
+/** A stored frame's block identity, or undefined when its message does not parse. */
+function blockIdentityOf(message: Uint8Array): BlockIdentity | undefined {
+  try {
+    return readBlockIdentity(message);
+  } catch {
+    return undefined;
+  }
 }

@@ -9,7 +9,7 @@ import {
   hashKey32,
   headHashLevels,
   shardBitsFor,
-  shardHeights,
+  shardCandidates,
 } from "./index.ts";
 import { specVectorLines, specVectorObjects } from "./spec-vectors.ts";
 
@@ -21,11 +21,20 @@ const block = (tag: string) => specVectorLines(spec, tag);
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const hashOf = (height: number) => sha256(new TextEncoder().encode(String(height)));
 
+/** The `full` message of height k is 10 + k bytes long (its content is not in the index). */
+const fullOf = (height: number) => new Uint8Array(10 + height);
+
 const builder = new HashIndexBuilder({ network: "regtest", rangeSize: 2, firstIndex: 0, epochRanges: 2 });
 for (let index = 0; index < 3; index++)
   builder.add(
     index,
-    blockHashEntries([2 * index, 2 * index + 1].map((height) => ({ height, wireHash: hashOf(height) }))),
+    blockHashEntries(
+      [2 * index, 2 * index + 1].map((height) => ({
+        height,
+        wireHash: hashOf(height),
+        messages: { full: fullOf(height) },
+      })),
+    ),
   );
 
 const documentedObjects = () => specVectorObjects(spec, "vector-hash-objects");
@@ -50,7 +59,7 @@ describe("the specification's hash index test vector", () => {
     expect(written).toEqual(documentedObjects());
   });
 
-  it("names the documented levels from the head alone, and the shards decode to every height", () => {
+  it("names the documented levels from the head alone, and the shards decode to every block's frame", () => {
     const head = {
       firstHeight: 0,
       rangeCount: 3,
@@ -67,7 +76,11 @@ describe("the specification's hash index test vector", () => {
     for (let height = 0; height < 6; height++) {
       const level = height < 4 ? 0 : 1;
       const shard = decodeHashShard(objects[level]!, levels[level]!, 0);
-      expect(shardHeights(shard, hashKey32(hashOf(height)))).toEqual([height]);
+      // The first block of a range is its first frame; the second follows it (5 header bytes).
+      const offset = height % 2 === 0 ? 0 : 5 + fullOf(height - 1).length;
+      expect(shardCandidates(shard, hashKey32(hashOf(height)))).toEqual([
+        { height, offset, length: fullOf(height).length },
+      ]);
     }
   });
 

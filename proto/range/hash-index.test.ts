@@ -1,5 +1,8 @@
+import { create, toBinary } from "@bufbuild/protobuf";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, it } from "vitest";
 import { LightedgeError } from "../errors.ts";
+import { CompactBlockSchema } from "../index.ts";
 import { LoadCache } from "../lru.ts";
 import {
   blockHashEntries,
@@ -18,6 +21,10 @@ import {
   lookupSealedHash,
   metaHashEntries,
   type RangeMeta,
+  rangeKeys,
+  type SealedRangeInput,
+  type Span,
+  shardCandidates,
   sortedEntries,
 } from "./index.ts";
 import { syntheticRange } from "./testing.ts";
@@ -25,6 +32,36 @@ import { syntheticRange } from "./testing.ts";
 const RANGE = 100;
 const EPOCH = 16;
 const tiny = () => ({ shielded: 1, full: 1, nullifiers: 1 });
+
+/** A synthetic range whose `full` messages are CompactBlocks naming their height and hash, as stored ones do. */
+function identifiedRange(index: number, edit?: (range: SealedRangeInput) => void): SealedRangeInput {
+  const range = syntheticRange({ rangeSize: RANGE, index, sizes: tiny });
+  edit?.(range);
+  for (const b of range.blocks)
+    b.messages.full = toBinary(
+      CompactBlockSchema,
+      create(CompactBlockSchema, { height: BigInt(b.height), hash: b.wireHash, time: b.time }),
+    );
+  return range;
+}
+
+/** Reads from a map of objects, whole or a span, the way a store answers. */
+function objectSource(objects: Map<string, Uint8Array>, reads: string[] = []) {
+  return {
+    read: async (key: string, span?: Span) => {
+      reads.push(key);
+      const bytes = objects.get(key);
+      if (bytes === undefined) return null;
+      return span ? bytes.slice(span.offset, span.offset + span.length) : bytes;
+    },
+  };
+}
+
+function putRange(objects: Map<string, Uint8Array>, range: SealedRangeInput): RangeMeta {
+  const encoded = encodeSealedRange(range);
+  objects.set(rangeKeys(range.network, range.rangeSize, range.index).data.full, encoded.data.full);
+  return decodeRangeMeta(encoded.meta);
+}
 
 /** A store as the sealer leaves it after `ranges` ranges: range metadata and every index object put. */
 function sealChain(ranges: number, firstIndex = 3) {
@@ -38,8 +75,7 @@ function sealChain(ranges: number, firstIndex = 3) {
     epochRanges: EPOCH,
   });
   for (let index = firstIndex; index < firstIndex + ranges; index++) {
-    const range = syntheticRange({ rangeSize: RANGE, index, sizes: tiny });
-    const meta = decodeRangeMeta(encodeSealedRange(range).meta);
+    const meta = putRange(objects, identifiedRange(index));
     metas.set(index, meta);
     builder.add(index, metaHashEntries(meta));
     for (const o of builder.objects()) {
@@ -59,13 +95,7 @@ function sealChain(ranges: number, firstIndex = 3) {
     hashIndex: builder.headField,
   } as HeadObject;
   const reads: string[] = [];
-  const source = {
-    read: async (key: string) => {
-      reads.push(key);
-      return objects.get(key) ?? null;
-    },
-    meta: async (index: number) => metas.get(index)!,
-  };
+  const source = objectSource(objects, reads);
   return { metas, objects, puts, builder, head, reads, source };
 }
 
@@ -76,14 +106,14 @@ const hashAt = (metas: Map<number, RangeMeta>, height: number) => {
 };
 
 describe("the hash index", () => {
-  it("finds every sealed block's height from its hash, in either byte order, with at most two reads", async () => {
+  it("finds every sealed block and its frame from its hash, in either byte order: a shard read per level, then the frame", async () => {
     const c = sealChain(2 * EPOCH + 5);
     const levels = headHashLevels(c.head)!;
     expect(levels.map((l) => [l.firstIndex, l.lastIndex])).toEqual([
       [3, 3 + 2 * EPOCH - 1],
       [3 + 2 * EPOCH, 3 + 2 * EPOCH + 4],
     ]);
-    expect(levels[0]!.bits).toBe(0);
+    expect(levels[0]!.bits).toBe(1); // 3,200 entries: two shards of ≤ 2,048 on average
     const first = c.head.firstHeight;
     const last = first + c.head.rangeCount * RANGE - 1;
     const shards = new LoadCache<string, HashShard>({ maxEntries: 64, sharing: "in-flight" });
@@ -94,7 +124,13 @@ describe("the hash index", () => {
       const source = height % 16 === 0 ? c.source : { ...c.source, shards };
       const result = await lookupSealedHash(source, c.head, height % 2 ? hash : hash.slice().reverse());
       expect(result).toMatchObject({ indexed: true, found: { height } });
-      expect(c.reads.length).toBeLessThanOrEqual(2);
+      const index = Math.floor(height / RANGE);
+      const full = c.objects.get(rangeKeys("testnet", RANGE, index).data.full)!;
+      const found = (result as { found: { frame: Uint8Array } }).found.frame;
+      expect(Buffer.from(full).includes(Buffer.from(found))).toBe(true);
+      const shardReads = c.reads.filter((k) => k.includes("/hash/"));
+      expect(shardReads.length).toBeLessThanOrEqual(2);
+      expect(c.reads.length - shardReads.length).toBe(1);
     }
   });
 
@@ -117,37 +153,43 @@ describe("the hash index", () => {
     expect(c.puts.length).toBe(new Set(c.puts).size);
   });
 
-  it("shards a level of more than 4,096 entries by the top bits of the key", async () => {
-    const entries: bigint[] = [];
-    const range = 5000;
+  it("shards a level of more than 2,048 entries by the top bits of the key, each entry naming its frame", async () => {
+    const range = 3000;
     const blocks = Array.from({ length: range }, (_, k) => ({
       height: k,
       wireHash: crypto.getRandomValues(new Uint8Array(32)),
+      messages: { full: new Uint8Array(k % 11) },
     }));
-    entries.push(...blockHashEntries(blocks));
+    const input = blockHashEntries(blocks);
     const level = hashIndexLevel("mainnet", range, 0, 0);
     expect(level.bits).toBe(1);
-    const objects = encodeHashLevel(level, sortedEntries([BigUint64Array.from(entries)]));
+    const objects = encodeHashLevel(level, sortedEntries([input.keys]), [input.fullLengths]);
     expect(objects.map((o) => o.key)).toEqual([hashShardKey(level, 0), hashShardKey(level, 1)]);
     const shards = objects.map((o, s) => decodeHashShard(o.bytes, level, s));
     expect(shards[0]!.count + shards[1]!.count).toBe(range);
-    const heightsIn = shards.map(
-      (s) => new Set(Array.from({ length: s.count }, (_, i) => s.entries.getUint32(i * 8 + 4))),
-    );
-    for (const b of blocks) expect(heightsIn[hashKey32(b.wireHash) >>> 31]!.has(b.height)).toBe(true);
+    // Frame k starts after frames 0 … k − 1 (5 header bytes each).
+    const offsetOf = (k: number) =>
+      blocks.slice(0, k).reduce((sum, b) => sum + 5 + b.messages.full.length, 0);
+    for (const b of blocks) {
+      const found = shardCandidates(shards[hashKey32(b.wireHash) >>> 31]!, hashKey32(b.wireHash));
+      expect(found).toContainEqual({ height: b.height, offset: offsetOf(b.height), length: b.height % 11 });
+    }
   });
 
   it("returns every block sharing a key as a candidate and confirms the right one", async () => {
-    const range = syntheticRange({ rangeSize: RANGE, index: 0, sizes: tiny });
-    // Block 7 gets a hash with block 3's key (same first and last four bytes, other middle).
-    const twin = range.blocks[3]!.wireHash.slice();
-    twin[10] ^= 0xff;
-    range.blocks[7]!.wireHash = twin;
-    range.blocks[8]!.wirePrevHash = twin;
-    const meta = decodeRangeMeta(encodeSealedRange(range).meta);
+    let twin = new Uint8Array(32);
+    const range = identifiedRange(0, (r) => {
+      // Block 7 gets a hash with block 3's key (same first and last four bytes, other middle).
+      twin = r.blocks[3]!.wireHash.slice();
+      twin[10] ^= 0xff;
+      r.blocks[7]!.wireHash = twin;
+      r.blocks[8]!.wirePrevHash = twin;
+    });
+    const objects = new Map<string, Uint8Array>();
+    const meta = putRange(objects, range);
     const builder = new HashIndexBuilder({ network: "testnet", rangeSize: RANGE, firstIndex: 0 });
     builder.add(0, metaHashEntries(meta));
-    const objects = new Map(builder.objects().map((o) => [o.key, o.bytes]));
+    for (const o of builder.objects()) objects.set(o.key, o.bytes);
     const head = {
       network: "testnet",
       rangeSize: RANGE,
@@ -155,8 +197,8 @@ describe("the hash index", () => {
       rangeCount: 1,
       hashIndex: builder.headField,
     } as HeadObject;
-    const source = { read: async (k: string) => objects.get(k) ?? null, meta: async () => meta };
-    expect(await hashIndexCandidates(source, head, twin)).toEqual([3, 7]);
+    const source = objectSource(objects);
+    expect((await hashIndexCandidates(source, head, twin))!.map((c) => c.height)).toEqual([3, 7]);
     expect(await lookupSealedHash(source, head, twin)).toMatchObject({ found: { height: 7 } });
     expect(await lookupSealedHash(source, head, range.blocks[3]!.wireHash)).toMatchObject({
       found: { height: 3 },
@@ -169,7 +211,7 @@ describe("the hash index", () => {
     const hash = hashAt(c.metas, c.head.firstHeight + 5);
     await hashIndexCandidates({ ...c.source, shards }, c.head, hash);
     const before = c.reads.length;
-    expect(await hashIndexCandidates({ ...c.source, shards }, c.head, hash)).toEqual([
+    expect((await hashIndexCandidates({ ...c.source, shards }, c.head, hash))!.map((x) => x.height)).toEqual([
       c.head.firstHeight + 5,
     ]);
     expect(c.reads.length).toBe(before);
@@ -181,7 +223,9 @@ describe("the hash index", () => {
     expect(await lookupSealedHash(c.source, bare as HeadObject, hashAt(c.metas, 300))).toEqual({
       indexed: false,
     });
-    expect(headHashLevels({ ...c.head, hashIndex: { version: 2, epochRanges: 4 } })).toBeUndefined();
+    // An index of another version (v1's shards had no frame spans) is not read either.
+    expect(headHashLevels({ ...c.head, hashIndex: { version: 1, epochRanges: 4 } })).toBeUndefined();
+    expect(headHashLevels({ ...c.head, hashIndex: { version: 3, epochRanges: 4 } })).toBeUndefined();
   });
 
   describe("refuses damaged shards (corrupt, never a wrong answer)", () => {
@@ -216,19 +260,38 @@ describe("the hash index", () => {
     });
 
     it("entries out of order or outside the level, even with a valid trailer", () => {
-      const entries = sortedEntries([
-        metaHashEntries(c.metas.get(3)!),
-        metaHashEntries(c.metas.get(4)!),
-        metaHashEntries(c.metas.get(5)!),
-      ]);
+      const ranges = [3, 4, 5].map((i) => metaHashEntries(c.metas.get(i)!));
+      const lengths = ranges.map((r) => r.fullLengths);
+      const entries = sortedEntries(ranges.map((r) => r.keys));
       const swapped = entries.slice();
       [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
-      const [bad] = encodeHashLevel(level, swapped);
+      const [bad] = encodeHashLevel(level, swapped, lengths);
       expect(expectCorrupt(bad!.bytes)).toMatch(/out of order/);
-      const outside = entries.slice();
-      outside[outside.length - 1] = (outside[outside.length - 1]! & ~0xffffffffn) | 99n;
-      const [wrongHeight] = encodeHashLevel(level, outside.sort());
-      expect(expectCorrupt(wrongHeight!.bytes)).toMatch(/outside/);
+      // The writer refuses a height outside the level, so the entry is edited and the trailer redone.
+      const outside = good.slice();
+      const view = new DataView(outside.buffer);
+      const count = view.getUint32(44);
+      view.setUint32(48 + (count - 1) * 16 + 4, 99);
+      outside.set(sha256(outside.subarray(0, outside.length - 32)), outside.length - 32);
+      expect(expectCorrupt(outside)).toMatch(/outside|out of order/);
+    });
+
+    it("an entry whose frame is another block's, or not a frame, or a missing data object", async () => {
+      const hash = hashAt(c.metas, 350);
+      const fullKey = rangeKeys("testnet", RANGE, 3).data.full;
+      const other = c.objects.get(rangeKeys("testnet", RANGE, 4).data.full)!;
+      const lookupWith = (full: Uint8Array | undefined) => {
+        const objects = new Map(c.objects);
+        if (full === undefined) objects.delete(fullKey);
+        else objects.set(fullKey, full);
+        return lookupSealedHash(objectSource(objects), c.head, hash);
+      };
+      expect(await lookupWith(c.objects.get(fullKey))).toMatchObject({ found: { height: 350 } });
+      await expect(lookupWith(other)).rejects.toMatchObject({ kind: "corrupt", message: /another block/ });
+      const torn = c.objects.get(fullKey)!.slice();
+      torn.fill(0xff);
+      await expect(lookupWith(torn)).rejects.toMatchObject({ kind: "corrupt", message: /no frame/ });
+      await expect(lookupWith(undefined)).rejects.toMatchObject({ kind: "corrupt", message: /missing/ });
     });
 
     it("a shard the head names that is absent", async () => {

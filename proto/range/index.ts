@@ -7,11 +7,13 @@ export {
   blockHashEntries,
   decodeHashShard,
   encodeHashLevel,
+  type HashCandidate,
   type HashEntries,
   type HashShard,
   hashEntry,
   metaHashEntries,
-  shardHeights,
+  type RangeHashes,
+  shardCandidates,
   sortedEntries,
 } from "./hash-index-codec.ts";
 export {
@@ -37,7 +39,6 @@ export {
   lookupSealedHash,
   type ReadObject,
   type SealedHashLookup,
-  type SealedHashSource,
 } from "./hash-index-lookup.ts";
 export {
   assertHeadMatchesRange,

@@ -33,7 +33,12 @@ function endsOf(k: number): RangeEnds {
 }
 
 const builder = new HashIndexBuilder({ network: "regtest", rangeSize: 2, firstIndex: 0, epochRanges: 2 });
-for (let k = 0; k < 3; k++) builder.add(k, new BigUint64Array(2), endsOf(k));
+for (let k = 0; k < 3; k++)
+  builder.add(
+    k,
+    { keys: BigUint64Array.of(BigInt(2 * k), BigInt(2 * k + 1)), fullLengths: new Uint32Array(2) },
+    endsOf(k),
+  );
 const head = {
   firstHeight: 0,
   rangeCount: 3,

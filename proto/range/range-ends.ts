@@ -2,9 +2,9 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { equalBytes } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
 import type { CodecOptions } from "./encode.ts";
-import { type HashIndexLevel, hashShardKey, headHashLevels } from "./hash-index-layout.ts";
+import { type HashIndexLevel, headHashLevels } from "./hash-index-layout.ts";
 import type { HeadObject } from "./head.ts";
-import { assertNetworkName, type Projection } from "./keys.ts";
+import { assertNetworkName, levelObjectKey, type Projection } from "./keys.ts";
 import * as L from "./layout.ts";
 import { lastWireHash } from "./meta-query.ts";
 import type { EncodedRange, RangeMeta, SealedRangeInput } from "./types.ts";
@@ -74,7 +74,7 @@ export function endsOfEncoded(input: SealedRangeInput, encoded: EncodedRange): R
 
 /** `…/hash/<FIRST>-<LAST>/ends.bin`: the level's folder, beside its shards. */
 export function rangeEndsKey(level: HashIndexLevel): string {
-  return hashShardKey(level, 0).replace(/[0-9a-f]{4}\.bin$/, "ends.bin");
+  return levelObjectKey(level, "hash", "ends.bin");
 }
 
 /** The hash-index levels whose range-ends objects the head names; empty when it names none. */

@@ -80,7 +80,7 @@ export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
       seed.objects.set(keys.meta, encoded.meta);
       for (const p of ["shielded", "full", "nullifiers"] as const)
         seed.objects.set(keys.data[p], encoded.data[p]);
-      hashIndex.add(index, blockHashEntries(slice), endsOfEncoded(input, encoded));
+      hashIndex.add(index, blockHashEntries(input.blocks), endsOfEncoded(input, encoded));
     }
     for (const o of hashIndex.objects()) seed.objects.set(o.key, o.bytes);
     const tipHeight = (firstIndex + spec.sealedRanges) * spec.rangeSize - 1;
