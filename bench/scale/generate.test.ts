@@ -29,7 +29,7 @@ describe("scale generator", () => {
     expect(audit.ranges).toBe(6);
     expect(audit.head?.tip?.height).toBe(2_999);
     // The block-hash index of all 3,000 blocks (one recent level: fewer ranges than an epoch).
-    expect(audit.hashIndex).toEqual({ levels: 1, shards: 1, entries: 3_000, rangeEnds: 1 });
+    expect(audit.hashIndex).toEqual({ levels: 1, shards: 2, entries: 3_000, rangeEnds: 1 });
     expect(audit.bytes).toBe(r.bytes.shielded + r.bytes.full + r.bytes.nullifiers);
     const trees = await store.get(treeStateKey("mainnet", 500, 5));
     expect(decodeTreeStateRange(trees!).header).toMatchObject({
