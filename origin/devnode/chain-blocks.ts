@@ -1,4 +1,4 @@
-import { type ParsedTx, parseBlock, parseTransaction } from "../chain/index.ts";
+import { type ParsedTx, parseBlock, parseTransaction, treeGrowth } from "../chain/index.ts";
 import { buildHeader, headerHash } from "./header.ts";
 import type { HeightTable } from "./height-table.ts";
 import { blockEra, syntheticBody } from "./synthetic-block.ts";
@@ -208,19 +208,13 @@ function sizesBeforeBlock(b: DevBlock): DevTreeSizes {
 }
 
 function addCounts(added: DevTreeSizes, raw: Uint8Array): void {
-  const tx = parseTransaction(raw, { strictV6: false });
-  added.sapling += tx.sapling.outputs.length;
-  added.orchard += tx.orchard?.actions.length ?? 0;
-  added.ironwood += tx.ironwood?.actions.length ?? 0;
+  const more = treeGrowth([parseTransaction(raw, { strictV6: false })]);
+  added.sapling += more.sapling;
+  added.orchard += more.orchard;
+  added.ironwood += more.ironwood;
 }
 
 /** Note commitments a raw block adds (Sapling outputs, Orchard and Ironwood actions). */
 function countAdded(raw: Uint8Array): DevTreeSizes {
-  const added = { sapling: 0, orchard: 0, ironwood: 0 };
-  for (const tx of parseBlock(raw, { strictV6: false }).txs) {
-    added.sapling += tx.sapling.outputs.length;
-    added.orchard += tx.orchard?.actions.length ?? 0;
-    added.ironwood += tx.ironwood?.actions.length ?? 0;
-  }
-  return added;
+  return treeGrowth(parseBlock(raw, { strictV6: false }).txs);
 }

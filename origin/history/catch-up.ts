@@ -12,7 +12,7 @@ export interface HistoryCatchUpOptions {
   db: HistoryDb;
   writer: HistoryWriter;
   store: BlobStore;
-  chain: Pick<ChainSource, "blocks">;
+  chain: Pick<ChainSource, "rawBlocks">;
   sealed: Pick<SealedReader, "meta">;
   /** The store's head after bootstrap (checked against the node, cut back if it had to be). */
   head: HeadObject | null;
@@ -82,8 +82,9 @@ export async function catchUpHistory(o: HistoryCatchUpOptions): Promise<HeadObje
       );
       o.writer.sealRange(index, blocks);
     } else {
-      const fetched = await o.chain.blocks(first, last);
-      blocks = fetched.map((b) => historyBlockOf(b.raw, b.height, expected(b.height)));
+      // Raw by height: each block is checked against the hash its sealed metadata holds.
+      const fetched = await o.chain.rawBlocks(first, last);
+      blocks = fetched.raws.map((raw, k) => historyBlockOf(raw, first + k, expected(first + k)));
       for (const obj of o.writer.sealRange(index, blocks)) await putImmutable(o.store, obj.key, obj.bytes);
     }
     if ((index - fromIndex) % 100 === 99) o.log.info({ index, lastIndex }, "history: applying sealed ranges");

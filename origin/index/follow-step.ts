@@ -68,6 +68,7 @@ export async function followStep(s: FollowState, best: BlockTip): Promise<StepOu
     chunkSize: s.chunkSize,
     signal: s.signal,
     history: s.history,
+    previous: s.tail.last(),
   };
   for await (const chunk of fetchBlocks(s.chain, from, best.height, options)) {
     const appended: IndexedBlock[] = [];

@@ -30,6 +30,12 @@ async function devNode(blocks: number): Promise<DevNode> {
   return dev;
 }
 
+/** Appends blocks at the dev node and hashes them, so its served tip moves at once (control.ts). */
+function mine(dev: DevNode, blocks: number): void {
+  dev.chain.mine(blocks);
+  dev.chain.hashAt(dev.chain.tip());
+}
+
 function dir(prefix: string): string {
   const d = tempDir(prefix);
   cleanups.push(() => d.remove());
@@ -110,7 +116,7 @@ describe("the block-hash index, maintained by sealing", () => {
     expect(before.hashIndex).toEqual({ levels: 2, shards: 2, entries: 50, rangeEnds: 2 });
     const base = "v1/regtest/r10/hash/00000000-00000003/0000.v2.bin";
     const baseBytes = await store.get(base);
-    dev.chain.mine(20);
+    mine(dev, 20);
     expect(await seal(dev, store)).toBe(69);
     expect(await store.get(base)).toEqual(baseBytes);
     expect((await auditMetadata(store, "regtest", RANGE)).hashIndex).toEqual({
@@ -142,7 +148,7 @@ describe("the block-hash index, maintained by sealing", () => {
       entries: 70,
       rangeEnds: 2,
     });
-    dev.chain.mine(10);
+    mine(dev, 10);
     expect(await seal(dev, bare)).toBe(79);
     expect((await auditMetadata(bare, "regtest", RANGE)).hashIndex?.entries).toBe(80);
     await expectIndexAnswers(dev, bare, 79);

@@ -45,6 +45,12 @@ describe("node client against the dev node", () => {
     expect(blocks.map((b) => b.height)).toEqual(Array.from({ length: 120 }, (_, i) => i));
     for (let i = 1; i < blocks.length; i++)
       expect(blocks[i]!.prevDisplayHash).toBe(blocks[i - 1]!.displayHash);
+    // Raw by height: the same bytes, and the node's word on the last block.
+    const raw = await c.rawBlocks(0, 119);
+    expect(raw.raws.map((r) => Buffer.from(r).toString("hex"))).toEqual(
+      blocks.map((b) => Buffer.from(b.raw).toString("hex")),
+    );
+    expect(raw.last).toEqual({ displayHash: blocks[119]!.displayHash, treeSizes: blocks[119]!.treeSizes });
     const one = await c.block(blocks[50]!.displayHash);
     const parsed = parseBlock(one.raw);
     expect(displayHex(parsed.wireHash)).toBe(one.displayHash);
@@ -56,6 +62,7 @@ describe("node client against the dev node", () => {
   it("maps a height past the tip to above-tip and an unknown hash to not-found", async () => {
     const c = createNodeClient({ url });
     expect((await failure(c.blockHash(120))).kind).toBe("above-tip");
+    expect((await failure(c.rawBlocks(118, 120))).kind).toBe("above-tip");
     expect((await failure(c.block("ab".repeat(32)))).kind).toBe("not-found");
     expect((await failure(c.rawTransaction("cd".repeat(32)))).kind).toBe("not-found");
     c.close();
