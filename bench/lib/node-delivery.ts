@@ -55,7 +55,7 @@ export async function deliverBlocksApart(
  * (`deliverBlocksApart`).
  */
 export async function deliverBlocks(
-  o: DeliveryOptions & { calls: (h: number) => NodeCall[] },
+  o: DeliveryOptions & { calls: (h: number, lastOfBatch: boolean) => NodeCall[] },
 ): Promise<Delivery> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.concurrency });
   let next = 0;
@@ -70,7 +70,7 @@ export async function deliverBlocks(
       next = to + 1;
       const body: (NodeCall & { jsonrpc: string; id: number })[] = [];
       for (let h = from; h <= to; h++)
-        for (const c of o.calls(h)) body.push({ jsonrpc: "2.0", id: body.length, ...c });
+        for (const c of o.calls(h, h === to)) body.push({ jsonrpc: "2.0", id: body.length, ...c });
       const answer = await post(agent, o.url, JSON.stringify(body));
       bytes += answer.body.length;
       if (answer.status !== 200 || answerCount(answer.body) !== body.length)
@@ -157,15 +157,17 @@ export function answerCount(body: Buffer): number {
 /** The call sets by name (what `deliverBlocksApart` passes to its process). */
 export const CALLS = {
   raw: (h: number) => rawGetblock(h),
-  index: (h: number) => indexerCalls(h),
+  index: (h: number, lastOfBatch: boolean) => indexerCalls(h, lastOfBatch),
 } as const;
 
 /** Raw blocks only (`getblock h 0`): what a node delivers at the least. */
 export const rawGetblock = (h: number): NodeCall[] => [{ method: "getblock", params: [String(h), 0] }];
 
-/** Every call the indexer makes per block (origin/node/blocks.ts): getblockhash, getblock 0 and 1. */
-export const indexerCalls = (h: number): NodeCall[] => [
-  { method: "getblockhash", params: [h] },
+/**
+ * Every call the indexer makes per block in sync (origin/node/blocks.ts `fetchRawBlocks`): the raw
+ * block by height, and for the last block of a batch its verbose answer (hash and tree sizes).
+ */
+export const indexerCalls = (h: number, lastOfBatch: boolean): NodeCall[] => [
   { method: "getblock", params: [String(h), 0] },
-  { method: "getblock", params: [String(h), 1] },
+  ...(lastOfBatch ? [{ method: "getblock", params: [String(h), 1] }] : []),
 ];

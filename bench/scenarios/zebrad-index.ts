@@ -17,8 +17,8 @@ import type { Scenario } from "../scenario.ts";
  * - the real `lightedge index --exit-when-synced` (its own process, same concurrency) into a
  *   directory store.
  * `index.zebrad.vsNodeDelivery` = index blocks/s ÷ delivery blocks/s: how close the indexer comes
- * to the node's own pace (the indexer also asks `getblockhash` and `getblock h 1` per block, and
- * parses, projects and seals).
+ * to the node's own pace (the indexer also asks `getblock h 1` for the last block of each batch,
+ * and parses, projects and seals).
  */
 
 /** The origin's defaults (origin/config.ts `--concurrency` 16; origin/index/indexer.ts chunk 50). */
@@ -57,8 +57,8 @@ export const scenario: Scenario = {
       // zebrad's own delivery, alone: heights 0..tip as raw getblock, CONCURRENCY batches in flight.
       const at = { url: zebrad.url, pid: zebrad.pid, tip, concurrency: CONCURRENCY, chunk: CHUNK };
       const delivery = await deliverBlocksApart({ ...at, calls: "raw" });
-      // The same with every call the indexer makes per block (origin/node/blocks.ts: getblockhash,
-      // then getblock verbosity 0 and 1): the node's share of the indexer's time.
+      // The same with every call the indexer makes (origin/node/blocks.ts fetchRawBlocks: getblock
+      // verbosity 0 per block, verbosity 1 for each batch's last): the node's share of its time.
       const indexCalls = await deliverBlocksApart({ ...at, calls: "index" });
 
       // The real indexer, its own process, against the same zebrad.
@@ -114,7 +114,7 @@ export const scenario: Scenario = {
         },
         {
           scenario: "zebrad-index",
-          metric: "zebrad blocks/s answering the indexer's calls alone (getblockhash, getblock 0 and 1)",
+          metric: "zebrad blocks/s answering the indexer's calls alone (getblock 0 per block, 1 per batch)",
           value: f["index.zebrad.nodeIndexCallsBlocksPerSec"]!,
         },
         {
