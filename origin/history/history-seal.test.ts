@@ -22,6 +22,7 @@ import { parseBlock } from "../chain/index.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
 import { auditStore } from "../index/store-audit.ts";
 import { mine, tempDir } from "../index/testing.ts";
+import { createNodeClient } from "../node/index.ts";
 import { type BlobStore, createDirectoryStore } from "../store/index.ts";
 import { reproject } from "./reproject.ts";
 
@@ -230,7 +231,38 @@ describe.skipIf(!hasChain)("node-free history, sealed by the indexer (testnet 10
     await b.stop();
     expect((await headOf(without)).history).toBeUndefined();
     expect((await historyKeys(without)).length).toBe(0);
-    await sync(dev, without, dataB, true);
+    // The backfill runs behind serving: the origin serves the store while the node has not yet
+    // answered a single raw block, and seals nothing new until the history database caught up.
+    const node = createNodeClient({ url: dev.url, network: "testnet" });
+    cleanups.push(() => node.close());
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const c = testIndexer(dev.url, {
+      store: without,
+      dataDir: dataB,
+      network: "testnet",
+      rangeSize: RANGE,
+      fromHeight: FROM,
+      sealDepth: 100,
+      hashIndexEpochRanges: EPOCH,
+      history: true,
+      chain: { ...node, rawBlocks: (from, to) => held.then(() => node.rawBlocks(from, to)) },
+    });
+    cleanups.push(() => c.stop());
+    const sealedB = (await headOf(without)).tip!.height;
+    await c.indexer.start();
+    expect(c.indexer.view.sealedTip()).toBe(sealedB);
+    expect(c.indexer.lastBlock()?.height).toBeGreaterThanOrEqual(sealedB);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await headOf(without)).history).toBeUndefined();
+    // Tail spends would be resolved against a database without the sealed outputs: refused.
+    await expect(c.indexer.history!.tailAddresses([], sealedB)).rejects.toMatchObject({
+      kind: "unavailable",
+    });
+    answer();
+    await c.indexer.synced();
     expect((await headOf(without)).history).toEqual((await headOf(withHistory)).history);
     expect(await historyObjects(without)).toEqual(reference);
   }, 240_000);

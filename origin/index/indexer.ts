@@ -17,6 +17,7 @@ import { bootstrapFromStore } from "./bootstrap.ts";
 import type { ChainView, TipInfo } from "./chain-view.ts";
 import { codecOptions } from "./codec-options.ts";
 import { IndexerConfigError, isConfigurationError } from "./config-error.ts";
+import { deferredSealer } from "./deferred-sealer.ts";
 import { type FollowState, followStep, type IndexHooks } from "./follow-step.ts";
 import { createRateMeter } from "./rate-meter.ts";
 import type { HealthReport, IndexMetrics } from "./reporting.ts";
@@ -155,6 +156,8 @@ class NodeIndexer implements Indexer {
   readonly #synced = deferred<void>();
   #phase: IndexerStatus["phase"] = "starting";
   #head: HeadObject | null = null;
+  /** Node-free history is still catching up (nothing is sealed until it is: deferred-sealer.ts). */
+  #historyPending = false;
   #follow: FollowState | undefined;
   #nodeTip = -1;
   #lastError: string | undefined;
@@ -239,6 +242,14 @@ class NodeIndexer implements Indexer {
     const tip = this.view.lastBlock();
     if (tip === undefined || this.#follow === undefined)
       throw new LightedgeError("unavailable", "index.history", "no block is served yet");
+    // Spends in the tail are resolved against the database: until it holds every sealed range,
+    // an old output spent in the tail would be missed.
+    if (this.#historyPending)
+      throw new LightedgeError(
+        "unavailable",
+        "index.history",
+        "history is catching up with the store, retry",
+      );
     const applied = db.applied()?.height ?? -1;
     // Sealed heights (the database holds every range applied, heads written or not), then the
     // tail above them: every block above the database's last is still in the tail.
@@ -433,24 +444,7 @@ class NodeIndexer implements Indexer {
               DEFAULT_EPOCH_RANGES,
             codec: codecOptions,
           });
-    const head =
-      writer === undefined
-        ? result.head
-        : await retrying(
-            () =>
-              catchUpHistory({
-                db: this.#historyDb!,
-                writer,
-                store: o.store,
-                chain: o.chain,
-                sealed: this.#sealed,
-                head: result.head,
-                log: o.log,
-                signal: this.#controller.signal,
-              }),
-            this.#noteError("history"),
-            this.#controller.signal,
-          );
+    const head = result.head;
     this.#head = head;
     const sealedTip = head?.tip
       ? { height: head.tip.height, wireHash: wireHashOf(head.tip.displayHash) }
@@ -464,22 +458,51 @@ class NodeIndexer implements Indexer {
       logger: o.log,
     });
     o.metrics?.sealedHeight.set(sealedTip?.height ?? -1);
-    const sealer = createSealer({
-      store: o.store,
-      info: o.info,
-      network: o.network,
-      rangeSize: o.rangeSize,
-      maxInFlight: o.uploadsInFlight ?? 4,
-      head,
-      firstHeight: this.#floor,
-      onUploaded: (bytes) => o.metrics?.uploadedBytes.inc(bytes),
-      onSealed: (next) => this.#onSealed(next),
-      onStoreError: this.#noteError("store"),
-      rangeObjects: o.hooks?.rangeObjects,
-      hashIndex: result.hashIndex,
-      hashIndexEpochRanges: o.hashIndexEpochRanges,
-      history: writer && { writer, complete: (blocks) => completeHistoryBlocks(o.chain, blocks) },
-    });
+    const sealerFor = (from: HeadObject | null) =>
+      createSealer({
+        store: o.store,
+        info: o.info,
+        network: o.network,
+        rangeSize: o.rangeSize,
+        maxInFlight: o.uploadsInFlight ?? 4,
+        head: from,
+        firstHeight: this.#floor,
+        onUploaded: (bytes) => o.metrics?.uploadedBytes.inc(bytes),
+        onSealed: (next) => this.#onSealed(next),
+        onStoreError: this.#noteError("store"),
+        rangeObjects: o.hooks?.rangeObjects,
+        hashIndex: result.hashIndex,
+        hashIndexEpochRanges: o.hashIndexEpochRanges,
+        history: writer && { writer, complete: (blocks) => completeHistoryBlocks(o.chain, blocks) },
+      });
+    // History catches up in the background: serving and following start now, sealing once it is
+    // done (deferred-sealer.ts). Its head names the history levels it wrote.
+    this.#historyPending = writer !== undefined;
+    const sealer =
+      writer === undefined
+        ? sealerFor(head)
+        : deferredSealer(
+            head,
+            retrying(
+              () =>
+                catchUpHistory({
+                  db: this.#historyDb!,
+                  writer,
+                  store: o.store,
+                  chain: o.chain,
+                  sealed: this.#sealed,
+                  head,
+                  log: o.log,
+                  signal: this.#controller.signal,
+                }),
+              this.#noteError("history"),
+              this.#controller.signal,
+            ).then((caughtUp) => {
+              this.#head = caughtUp;
+              this.#historyPending = false;
+              return sealerFor(caughtUp);
+            }),
+          );
     this.#follow = {
       chain: o.chain,
       tail,
@@ -535,7 +558,7 @@ class NodeIndexer implements Indexer {
         if (outcome === "idle") {
           await s.sealer.flush();
           await s.sealer.refreshHead(HEAD_REFRESH_MS);
-          if (this.#nextRangeWaits(s)) this.#synced.resolve();
+          if (this.#nextRangeWaits(s) && !this.#historyPending) this.#synced.resolve();
         }
         if (outcome !== "progress") await sleep(o.pollMs, signal);
       } catch (err) {
