@@ -9,7 +9,7 @@ import {
   type HistoryIndexLevel,
   headHistoryLevels,
 } from "../../proto/history/index.ts";
-import { itemKey32 } from "../../proto/history/level-writer.ts";
+import { itemKey32 } from "../../proto/history/layout.ts";
 import { shardOf } from "../../proto/range/hash-index-layout.ts";
 import { loadIndexObject } from "../../proto/range/hash-index-lookup.ts";
 import type { HeadObject } from "../../proto/range/index.ts";

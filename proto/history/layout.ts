@@ -8,6 +8,14 @@ import type { LevelSpan } from "../range/keys.ts";
  * shards each is cut into. Pure; the codecs are beside it.
  */
 
+/**
+ * The shard key of an index item (at byte `at` of `bytes`): its first four bytes, big-endian. A
+ * txid's or an address key's first bytes are uniform, so items spread evenly over shards.
+ */
+export function itemKey32(bytes: Uint8Array, at = 0): number {
+  return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
+}
+
 /** Version of the history objects and of the head's `history` field. */
 export const HISTORY_VERSION = 1;
 

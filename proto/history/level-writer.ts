@@ -1,5 +1,6 @@
 import { LightedgeError } from "../errors.ts";
 import { shardOf } from "../range/hash-index-layout.ts";
+import { itemKey32 } from "./layout.ts";
 
 /**
  * What the history indexes' level encoders share (proto/range-format.md §Node-free history): they
@@ -12,11 +13,6 @@ import { shardOf } from "../range/hash-index-layout.ts";
 export interface LevelObject {
   key: string;
   bytes: Uint8Array;
-}
-
-/** The shard key of an item (at byte `at` of `bytes`): its first four bytes, big-endian. */
-export function itemKey32(bytes: Uint8Array, at = 0): number {
-  return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
 }
 
 /**

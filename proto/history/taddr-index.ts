@@ -14,8 +14,14 @@ import type { LevelSpan } from "../range/keys.ts";
 import type { Span } from "../range/types.ts";
 import { ADDRESS_KEY_BYTES, P2SH } from "./address.ts";
 import { addressDirectoryKey, addressRecordsKey } from "./keys.ts";
-import { addressIndexLevel, HISTORY_VERSION, type HistoryIndexLevel, levelHeights } from "./layout.ts";
-import { byShard, itemKey32, type LevelObject, PackedItems } from "./level-writer.ts";
+import {
+  addressIndexLevel,
+  HISTORY_VERSION,
+  type HistoryIndexLevel,
+  itemKey32,
+  levelHeights,
+} from "./layout.ts";
+import { byShard, type LevelObject, PackedItems } from "./level-writer.ts";
 import {
   type AddressRecord,
   compareRecordsAt,

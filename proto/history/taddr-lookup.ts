@@ -9,8 +9,7 @@ import {
 import type { HeadObject } from "../range/head.ts";
 import { ADDRESS_KEY_BYTES } from "./address.ts";
 import { addressDirectoryKey, addressRecordsKey } from "./keys.ts";
-import { type HistoryIndexLevel, headHistoryLevels } from "./layout.ts";
-import { itemKey32 } from "./level-writer.ts";
+import { type HistoryIndexLevel, headHistoryLevels, itemKey32 } from "./layout.ts";
 import {
   type AddressDirectory,
   type AddressDirectoryEntry,

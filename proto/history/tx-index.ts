@@ -22,10 +22,11 @@ import {
   HISTORY_VERSION,
   type HistoryIndexLevel,
   headHistoryLevels,
+  itemKey32,
   levelHeights,
   txIndexLevel,
 } from "./layout.ts";
-import { byShard, itemKey32, type LevelObject, PackedItems } from "./level-writer.ts";
+import { byShard, type LevelObject, PackedItems } from "./level-writer.ts";
 
 /**
  * The transaction index (proto/range-format.md §Node-free history, Transaction index): txid →
