@@ -11,8 +11,7 @@ import {
 import { webCryptoSha256 } from "../../proto/range/trailer-digest.ts";
 import type { EdgeServices } from "../services.ts";
 import type { ObjectReader } from "../store/index.ts";
-import { edgeRangeStore } from "../store/range-store.ts";
-import { readAll } from "../store/read-all.ts";
+import { readObjectBytes } from "../store/read-all.ts";
 
 /**
  * How many of the newest sealed ranges GetBlock-by-hash scans when the head names no hash index
@@ -54,14 +53,9 @@ export async function findSealedHash(
   hash: Uint8Array,
 ): Promise<SealedHashHit | undefined> {
   const ranges = s.ranges(head.network, head.rangeSize);
-  const store = edgeRangeStore(s.reader);
   const indexed = await lookupSealedHash(
     {
-      read: async (key, span) => {
-        if (span === undefined) return store.readObject(key);
-        const part = await store.readSpan(key, span);
-        return part === null ? null : readAll(part.body);
-      },
+      read: readObjectBytes(s.reader),
       shards: shardCache(s.reader),
       digest: webCryptoSha256,
     },

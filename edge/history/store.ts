@@ -13,7 +13,7 @@ import { rangeIndexOf } from "../../proto/range/index.ts";
 import { webCryptoSha256 } from "../../proto/range/trailer-digest.ts";
 import type { Span } from "../../proto/range/types.ts";
 import type { ObjectReader } from "../store/index.ts";
-import { objectBytes } from "../store/read-all.ts";
+import { objectBytes, readObjectBytes } from "../store/read-all.ts";
 
 /**
  * The node-free history objects as the edge reads them (proto/range-format.md §Node-free history):
@@ -50,10 +50,7 @@ export function historyStore(reader: ObjectReader): HistoryStore {
     const settled = <V>(maxEntries: number) => new LoadCache<string, V>({ maxEntries, sharing: "settled" });
     store = {
       source: {
-        read: async (key, span) => {
-          const object = await reader.get(key, span);
-          return object === null ? null : objectBytes(object);
-        },
+        read: readObjectBytes(reader),
         digest: webCryptoSha256,
       },
       txShards: settled(TX_SHARD_CACHE_ENTRIES),

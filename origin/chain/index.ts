@@ -7,5 +7,5 @@ export { ChainParseError } from "./errors.ts";
 export { merkleRoot } from "./merkle.ts";
 export { type BlockProjections, compactBlockBytes, projectBlock } from "./project.ts";
 export { computeTxid, parseTransaction } from "./transaction.ts";
-export { treeGrowth } from "./tree-growth.ts";
+export { treeGrowth, treeSizesBefore } from "./tree-growth.ts";
 export type * from "./types.ts";

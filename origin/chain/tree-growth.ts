@@ -14,3 +14,13 @@ export function treeGrowth(txs: readonly ParsedTx[]): TreeSizes {
   }
   return added;
 }
+
+/** The tree sizes before transactions, from those after them (a block's parent's, from its own). */
+export function treeSizesBefore(after: TreeSizes, txs: readonly ParsedTx[]): TreeSizes {
+  const added = treeGrowth(txs);
+  return {
+    sapling: after.sapling - added.sapling,
+    orchard: after.orchard - added.orchard,
+    ironwood: after.ironwood - added.ironwood,
+  };
+}

@@ -1,4 +1,4 @@
-import { type ParsedTx, parseBlock, parseTransaction, treeGrowth } from "../chain/index.ts";
+import { type ParsedTx, parseBlock, parseTransaction, treeGrowth, treeSizesBefore } from "../chain/index.ts";
 import { buildHeader, headerHash } from "./header.ts";
 import type { HeightTable } from "./height-table.ts";
 import { blockEra, syntheticBody } from "./synthetic-block.ts";
@@ -199,12 +199,7 @@ export function wireOf(displayHash: string): Buffer {
 }
 
 function sizesBeforeBlock(b: DevBlock): DevTreeSizes {
-  const added = countAdded(b.raw);
-  return {
-    sapling: b.treeSizes.sapling - added.sapling,
-    orchard: b.treeSizes.orchard - added.orchard,
-    ironwood: b.treeSizes.ironwood - added.ironwood,
-  };
+  return treeSizesBefore(b.treeSizes, parseBlock(b.raw, { strictV6: false }).txs);
 }
 
 function addCounts(added: DevTreeSizes, raw: Uint8Array): void {
@@ -212,9 +207,4 @@ function addCounts(added: DevTreeSizes, raw: Uint8Array): void {
   added.sapling += more.sapling;
   added.orchard += more.orchard;
   added.ironwood += more.ironwood;
-}
-
-/** Note commitments a raw block adds (Sapling outputs, Orchard and Ironwood actions). */
-function countAdded(raw: Uint8Array): DevTreeSizes {
-  return treeGrowth(parseBlock(raw, { strictV6: false }).txs);
 }

@@ -1,7 +1,13 @@
 import { equalBytes, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { addressKeyOfScript } from "../../proto/history/index.ts";
-import { type ParsedBlock, parseBlock, projectBlock, type TreeSizes, treeGrowth } from "../chain/index.ts";
+import {
+  type ParsedBlock,
+  parseBlock,
+  projectBlock,
+  type TreeSizes,
+  treeSizesBefore,
+} from "../chain/index.ts";
 import { blockHistory } from "../history/block-history.ts";
 import type { NodeBlock, RawBlockRun } from "../node/ports.ts";
 import type { IndexedBlock } from "./tail.ts";
@@ -31,7 +37,7 @@ export function buildIndexedBlock(node: NodeBlock, history = false): IndexedBloc
  * Builds a run of raw blocks fetched by height (`ChainSource.rawBlocks`). The node vouched for
  * the last block only (its hash and tree sizes, `getblock 1`): the run must be one chain ending in
  * that block, and every other block's tree sizes are the next block's minus what that block adds
- * (`treeGrowth`). A run that is not one chain, or whose last block is not the one the node
+ * (`treeSizesBefore`). A run that is not one chain, or whose last block is not the one the node
  * described, is the chain moving while it was fetched: `unavailable`, fetched again. Sizes that
  * would go below zero mean the count disagrees with the node: `malformed`. `sizesBefore` (the
  * first block's parent's sizes) lets the caller check the join with what it already holds.
@@ -58,12 +64,7 @@ export function buildRawRun(
   let after = run.last.treeSizes;
   for (let i = parsed.length - 1; i >= 0; i--) {
     sizes[i] = after;
-    const added = treeGrowth(parsed[i]!.txs);
-    after = {
-      sapling: after.sapling - added.sapling,
-      orchard: after.orchard - added.orchard,
-      ironwood: after.ironwood - added.ironwood,
-    };
+    after = treeSizesBefore(after, parsed[i]!.txs);
     if (after.sapling < 0 || after.orchard < 0 || after.ironwood < 0)
       throw new LightedgeError(
         "malformed",

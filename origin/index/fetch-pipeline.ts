@@ -61,8 +61,7 @@ export async function* fetchBlocks(
           "index.fetch",
           `block ${first.height}: the note commitments counted from the raw blocks do not join the node's tree sizes at block ${first.height - 1}`,
         );
-      const last = chunk.blocks[chunk.blocks.length - 1]!;
-      previous = last;
+      previous = chunk.blocks[chunk.blocks.length - 1]!;
       yield chunk.blocks;
     }
   } finally {

@@ -69,9 +69,7 @@ export async function fetchBlocks(
   to: number,
   batchSize: number,
 ): Promise<NodeBlock[]> {
-  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to < from)
-    throw new LightedgeError("bad-request", "node-client.blocks", `blocks: bad range ${from}..${to}`);
-  const heights = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const heights = heightsOf(from, to);
   const hashes = (
     await Promise.all(
       chunks(heights, batchSize).map((hs) =>
@@ -107,10 +105,8 @@ export async function fetchRawBlocks(
   to: number,
   batchSize: number,
 ): Promise<RawBlockRun> {
-  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to < from)
-    throw new LightedgeError("bad-request", "node-client.blocks", `blocks: bad range ${from}..${to}`);
   const m = "getblock";
-  const heights = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const heights = heightsOf(from, to);
   const batches = chunks(heights, batchSize);
   const answers = await Promise.all(
     batches.map((hs, b) => {
@@ -164,6 +160,13 @@ function treeSizes(value: unknown): TreeSizes {
       ? 0
       : optInt("getblock", obj("getblock", t[pool], `trees.${pool}`).size, `trees.${pool}.size`, 0);
   return { sapling: size("sapling"), orchard: size("orchard"), ironwood: size("ironwood") };
+}
+
+/** Heights from..to, ascending; a range that is not one is refused before any call. */
+function heightsOf(from: number, to: number): number[] {
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to < from)
+    throw new LightedgeError("bad-request", "node-client.blocks", `blocks: bad range ${from}..${to}`);
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
 
 function chunks<T>(list: T[], size: number): T[][] {

@@ -39,21 +39,15 @@ export function hashEntry(wireHash: Uint8Array, height: number): bigint {
   return (BigInt(H.hashKey32(wireHash)) << 32n) | BigInt(height);
 }
 
-/** Column of the `full` message length in a metadata block entry. */
-const FULL_LENGTH_AT = L.BLOCK_FIXED_BYTES + 4 * L.SECTION_ORDER.indexOf("full");
-
-/** A sealed range's index input, from its metadata's block table. */
+/** A sealed range's index input, from its metadata's block table and frame offsets. */
 export function metaHashEntries(meta: RangeMeta): RangeHashes {
   const keys = new BigUint64Array(meta.blockCount);
   const fullLengths = new Uint32Array(meta.blockCount);
-  const view = new DataView(meta.table.buffer, meta.table.byteOffset, meta.table.byteLength);
+  const frames = meta.offsets.full;
   for (let k = 0; k < meta.blockCount; k++) {
-    const at = k * meta.entryBytes;
-    keys[k] = hashEntry(
-      meta.table.subarray(at + L.B_HASH, at + L.B_HASH + L.HASH_BYTES),
-      meta.firstHeight + k,
-    );
-    fullLengths[k] = view.getUint32(at + FULL_LENGTH_AT, false);
+    const at = k * meta.entryBytes + L.B_HASH;
+    keys[k] = hashEntry(meta.table.subarray(at, at + L.HASH_BYTES), meta.firstHeight + k);
+    fullLengths[k] = frames[k + 1]! - frames[k]! - FRAME_HEADER_BYTES;
   }
   return { keys, fullLengths };
 }
