@@ -32,6 +32,8 @@ export interface EdgeRuntimeOptions {
    * process) instead of the local R2 simulator, so the runtime's CPU is the Worker's own.
    */
   storePublicUrl?: string;
+  /** Miniflare only: more worker vars (`{ CACHE_HOT_RANGES: "off" }`: no Cache API layer). */
+  vars?: Record<string, string>;
   /**
    * Miniflare only: open the V8 inspector of the worker's isolate on this port
    * (bench/lib/isolate-inspector.ts), for its heap or a CPU profile.
@@ -95,7 +97,7 @@ function varsJson(o: EdgeRuntimeOptions): string {
   if (o.originSecret) vars.ORIGIN_SECRET = o.originSecret;
   if (o.networks) vars.NETWORKS = o.networks;
   if (o.storePublicUrl) vars.STORE_PUBLIC_URL = o.storePublicUrl;
-  return JSON.stringify(vars);
+  return JSON.stringify({ ...vars, ...o.vars });
 }
 
 /** The worker bundled offline exactly as `wrangler deploy` would upload it. */

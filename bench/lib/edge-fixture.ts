@@ -64,6 +64,8 @@ export async function startEdgeFixture(o: {
   originSecret?: string;
   /** Miniflare: the store server's URL (Worker-alone mode) instead of the local R2 simulator. */
   storePublicUrl?: string;
+  /** Miniflare: more worker vars (bench/edge-runtimes.ts). */
+  vars?: Record<string, string>;
   /** Miniflare: open the isolate's inspector (the soak reads its heap). */
   inspect?: boolean;
   log(message: string): void;
@@ -75,6 +77,7 @@ export async function startEdgeFixture(o: {
     originSecret: o.originSecret,
     networks: o.networks,
     storePublicUrl: o.storePublicUrl,
+    vars: o.vars,
     inspectorPort,
   });
   const startSec = (performance.now() - t0) / 1000;

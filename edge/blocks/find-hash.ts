@@ -1,4 +1,5 @@
 import { reversed } from "../../proto/bytes.ts";
+import type { BlockID } from "../../proto/index.ts";
 import { LoadCache } from "../../proto/lru.ts";
 import {
   type HashShard,
@@ -9,9 +10,11 @@ import {
   type RangeMeta,
 } from "../../proto/range/index.ts";
 import { webCryptoSha256 } from "../../proto/range/trailer-digest.ts";
+import { checkBlockHash, heightOf } from "../../proto/wire/limits.ts";
 import type { EdgeServices } from "../services.ts";
 import type { ObjectReader } from "../store/index.ts";
 import { readObjectBytes } from "../store/read-all.ts";
+import { extentOf } from "./extent.ts";
 
 /**
  * How many of the newest sealed ranges GetBlock-by-hash scans when the head names no hash index
@@ -39,6 +42,26 @@ function shardCache(reader: ObjectReader): LoadCache<string, HashShard> {
 export interface SealedHashHit {
   height: number;
   frame?: Uint8Array;
+}
+
+/**
+ * The sealed block a BlockID names, or undefined when none is sealed: a 32-byte hash wins over the
+ * height (as the origin's resolveBlockId), found through the hash index; a height is sealed when
+ * the head's extent holds it. GetBlock and GetTransaction-by-block share it.
+ */
+export async function sealedBlockOf(
+  s: Pick<EdgeServices, "ranges" | "reader">,
+  head: HeadObject | null,
+  rpc: string,
+  id: BlockID,
+): Promise<SealedHashHit | undefined> {
+  if (id.hash.length > 0) {
+    const hash = checkBlockHash(rpc, id.hash);
+    return head === null ? undefined : findSealedHash(s, head, hash);
+  }
+  const height = heightOf(rpc, id.height);
+  const extent = extentOf(head);
+  return height < extent.firstHeight || height > extent.tipHeight ? undefined : { height };
 }
 
 /**

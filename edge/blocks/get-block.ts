@@ -14,7 +14,7 @@ import { readRequestMessage } from "../wire/request.ts";
 import { errorResponse, unaryResponse } from "../wire/responses.ts";
 import { createResponseSink } from "../wire/sink.ts";
 import { extentOf, notServed } from "./extent.ts";
-import { findSealedHash } from "./find-hash.ts";
+import { sealedBlockOf } from "./find-hash.ts";
 
 export type BlockRpc = "GetBlock" | "GetBlockNullifiers";
 
@@ -76,7 +76,7 @@ export async function blockMessage(
   return fromBinary(CompactBlockSchema, await blockBytes(s, network, rpc, id, sealed, deadline));
 }
 
-/** The sealed block a BlockID names (a 32-byte hash wins over the height), or undefined. */
+/** The sealed block a BlockID names, with its range's reader, or undefined. */
 async function locateSealed(
   s: EdgeServices,
   network: string,
@@ -84,16 +84,8 @@ async function locateSealed(
   id: BlockID,
 ): Promise<SealedBlock | undefined> {
   const head = await s.heads.head(network);
-  if (id.hash.length > 0) {
-    if (id.hash.length !== 32)
-      throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash is 32 bytes`);
-    const found = head === null ? undefined : await findSealedHash(s, head, id.hash);
-    return found && { ranges: s.ranges(network, head!.rangeSize), height: found.height, frame: found.frame };
-  }
-  const height = heightOf(rpc, id.height);
-  const extent = extentOf(head);
-  if (height < extent.firstHeight || height > extent.tipHeight) return undefined;
-  return { ranges: s.ranges(network, extent.rangeSize), height };
+  const found = await sealedBlockOf(s, head, rpc, id);
+  return found && { ranges: s.ranges(network, extentOf(head).rangeSize), ...found };
 }
 
 /**

@@ -1,11 +1,9 @@
 import { create } from "@bufbuild/protobuf";
-import { LightedgeError } from "../../proto/errors.ts";
 import { blockTxRange, headHistoryLevels, lookupTx, txSpan } from "../../proto/history/index.ts";
 import { type BlockID, type RawTransaction, RawTransactionSchema, type TxFilter } from "../../proto/index.ts";
-import { type HeadObject, rangeIndexOf } from "../../proto/range/index.ts";
-import { heightOf } from "../../proto/wire/limits.ts";
+import { rangeIndexOf } from "../../proto/range/index.ts";
 import { checkTxid, noTransactionAt } from "../../proto/wire/transactions.ts";
-import { findSealedHash } from "../blocks/find-hash.ts";
+import { sealedBlockOf } from "../blocks/find-hash.ts";
 import type { EdgeServices } from "../services.ts";
 import { historyStore, rawKeyAt, readRawSpan, txTable } from "./store.ts";
 
@@ -48,7 +46,7 @@ async function transactionInBlock(
 ): Promise<RawTransaction | undefined> {
   const head = await s.heads.head(network);
   if (head === null || headHistoryLevels(head) === undefined) return undefined;
-  const height = await sealedHeightOf(s, head, block);
+  const height = (await sealedBlockOf(s, head, RPC, block))?.height;
   if (height === undefined) return undefined;
   const store = historyStore(s.reader);
   const range = rangeIndexOf(height, head.rangeSize);
@@ -65,17 +63,3 @@ async function transactionInBlock(
 }
 
 /** The sealed height a BlockID names (a hash wins over the height, as the origin reads it), or undefined. */
-async function sealedHeightOf(
-  s: EdgeServices,
-  head: HeadObject,
-  block: BlockID,
-): Promise<number | undefined> {
-  if (block.hash.length > 0) {
-    if (block.hash.length !== 32)
-      throw new LightedgeError("bad-request", RPC, `${RPC}: a block hash has 32 bytes`);
-    return (await findSealedHash(s, head, block.hash))?.height;
-  }
-  const height = heightOf(RPC, block.height);
-  if (!head.tip || height < head.firstHeight || height > head.tip.height) return undefined;
-  return height;
-}

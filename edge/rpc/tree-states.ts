@@ -22,6 +22,7 @@ import {
   type TreeStateReader,
   type TreeStateView,
 } from "../../proto/treestate/index.ts";
+import { checkBlockHash } from "../../proto/wire/limits.ts";
 import { findSealedHash } from "../blocks/find-hash.ts";
 import type { EdgeServices } from "../services.ts";
 import { objectReadBytes } from "../store/read-bytes.ts";
@@ -121,9 +122,8 @@ export function storedTreeStateMethods(
       try {
         const head = await sealedHead();
         if (req.hash.length === 0) return await byHeight(rpc, head, Number(req.height), req, ctx);
-        if (req.hash.length !== 32)
-          throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash has 32 bytes`);
-        const hit = head ? await findSealedHash(s, head, req.hash) : undefined;
+        const hash = checkBlockHash(rpc, req.hash);
+        const hit = head ? await findSealedHash(s, head, hash) : undefined;
         if (hit) return await byHeight(rpc, head, hit.height, req, ctx);
         return await fall("getTreeState", new LightedgeError("not-found", rpc, `${rpc}: unknown block hash`))(
           req,

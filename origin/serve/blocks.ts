@@ -4,7 +4,7 @@ import { LightedgeError } from "../../proto/errors.ts";
 import { encodeFrame } from "../../proto/frame.ts";
 import { type BlockID, BlockIDSchema, type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
 import { nullifiersOnly } from "../../proto/pools.ts";
-import { heightOf } from "../../proto/wire/limits.ts";
+import { checkBlockHash, heightOf } from "../../proto/wire/limits.ts";
 import type { ChainView } from "../index/chain-view.ts";
 import type { Serve } from "./context.ts";
 import { frameMessage, storedMessage, wantsJson } from "./stored-message.ts";
@@ -53,9 +53,7 @@ export async function resolveBlockId(s: Pick<Serve, "chain">, rpc: string, id: B
     }
     return height;
   }
-  if (id.hash.length !== 32)
-    throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash has 32 bytes`);
-  const height = await s.chain.heightOfHash(id.hash);
+  const height = await s.chain.heightOfHash(checkBlockHash(rpc, id.hash));
   if (height === undefined)
     throw new LightedgeError("not-found", rpc, `${rpc}: block hash not on the served chain`);
   return height;

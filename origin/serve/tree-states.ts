@@ -4,7 +4,7 @@ import { reversed, toHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { type BlockID, type TreeState, TreeStateSchema } from "../../proto/index.ts";
 import { CHAIN_NAMES } from "../../proto/networks.ts";
-import { heightOf } from "../../proto/wire/limits.ts";
+import { checkBlockHash, heightOf } from "../../proto/wire/limits.ts";
 import { finalStateOf } from "../treestate/node-final-state.ts";
 import { servedTip } from "./blocks.ts";
 import type { Serve } from "./context.ts";
@@ -77,9 +77,7 @@ export function createTreeStates(s: Serve) {
         }
         return byKey(rpc, ctx, height);
       }
-      if (id.hash.length !== 32)
-        throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash has 32 bytes`);
-      const wire = await s.chain.heightOfHash(id.hash);
+      const wire = await s.chain.heightOfHash(checkBlockHash(rpc, id.hash));
       if (wire !== undefined) return byKey(rpc, ctx, wire);
       const asDisplay = toHex(id.hash);
       const asReversed = await s.chain.heightOfHash(reversed(id.hash));

@@ -69,6 +69,15 @@ export function heightOf(rpc: string, value: bigint | undefined, what = "height"
   return Number(value);
 }
 
+/**
+ * A BlockID's hash: 32 bytes, or the request is refused. Whoever answers by hash (the origin, the
+ * edge) words it alike, so a client cannot tell which one answered.
+ */
+export function checkBlockHash(rpc: string, hash: Uint8Array): Uint8Array {
+  if (hash.length !== 32) throw new LightedgeError("bad-request", rpc, `${rpc}: a block hash has 32 bytes`);
+  return hash;
+}
+
 /** lightwalletd's own check (frontend/service.go `checkTaddress`), for networks without known prefixes. */
 const TADDR_SHAPE = new RegExp(`^t[a-zA-Z0-9]{${TADDR_LENGTH - 1}}$`);
 
