@@ -61,5 +61,3 @@ async function transactionInBlock(
   );
   return create(RawTransactionSchema, { data, height: BigInt(height) });
 }
-
-/** The sealed height a BlockID names (a hash wins over the height, as the origin reads it), or undefined. */
