@@ -10,7 +10,7 @@ import { startEdgeDev } from "../origin/main/edge-dev.ts";
 import { createDirectoryStore } from "../origin/store/index.ts";
 import { createTreeStateService, runSubtreeJob } from "../origin/treestate/index.ts";
 import { fakeLegacy, fakeNode } from "../origin/treestate/testing.ts";
-import { displayHex } from "../proto/bytes.ts";
+import { concatBytes, displayHex } from "../proto/bytes.ts";
 import { BlockIDSchema, TreeStateSchema } from "../proto/index.ts";
 import { encodeHead, headKey } from "../proto/range/index.ts";
 import { encodeTreeStateRange, type TreeStateBlock, treeStateKey } from "../proto/treestate/index.ts";
@@ -145,9 +145,9 @@ try {
 }
 for (const pool of ["sapling", "orchard"] as const) {
   const n = Number(values.leaves);
-  const leaves = Array.from({ length: n }, (_, i) => fakeNode(i));
+  const leaves = concatBytes(Array.from({ length: n }, (_, i) => fakeNode(i)));
   const boundaries = Array.from({ length: Math.floor(n / 8) }, (_, i) => (i + 1) * 8); // 8 leaves per block
-  runSubtreeJob({ pool, leaves: leaves.slice(0, 64), boundaries: [64] }); // build the hash tables first
+  runSubtreeJob({ pool, leaves: leaves.slice(0, 64 * 32), boundaries: [64] }); // build the hash tables first
   const t0 = performance.now();
   runSubtreeJob({ pool, leaves, boundaries });
   const s = (performance.now() - t0) / 1000;

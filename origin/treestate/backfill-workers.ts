@@ -30,7 +30,11 @@ export function createSubtreeJobRunner(count: number): SubtreeJobRunner {
       slot.busy++;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        slot.w.postMessage({ id, job });
+        // A buffer the job owns whole moves to the worker (the sender keeps nothing of it);
+        // a view into a larger buffer is copied, as structured clone would copy all of it.
+        const { leaves } = job;
+        const owned = leaves.byteOffset === 0 && leaves.byteLength === leaves.buffer.byteLength;
+        slot.w.postMessage({ id, job }, owned ? [leaves.buffer as ArrayBuffer] : []);
       });
     },
     async close() {

@@ -12,8 +12,9 @@ import { createOrchardBigintHasher } from "../trees/orchard-hasher-bigint.ts";
 import { runBackfill } from "./backfill.ts";
 import type { BackfillBlock } from "./backfill-source.ts";
 import { createSubtreeJobRunner } from "./backfill-workers.ts";
+import { runSubtreeJob } from "./subtree-job.ts";
 import { createSubtreeLedger } from "./subtree-ledger.ts";
-import { fakeLegacy, naiveAppend } from "./testing.ts";
+import { fakeLegacy, fakeNode, naiveAppend } from "./testing.ts";
 
 const RANGE = 10;
 /** Ironwood is checked against the independent all-bigint Orchard hasher (origin/trees/README.md). */
@@ -95,4 +96,39 @@ describe("the subtree backfill", () => {
     expect(ledger.get("orchard", 0)?.completingHeight).toBeGreaterThanOrEqual(10);
     expect(ledger.get("ironwood", 0)?.completingHeight).toBeGreaterThanOrEqual(10);
   }, 60_000);
+});
+
+describe("subtree jobs on worker threads", () => {
+  /** `n` fake leaves packed 32 bytes each, and the inline result for them (boundary at the end). */
+  const packed = (n: number) => {
+    const leaves = new Uint8Array(n * 32);
+    for (let i = 0; i < n; i++) leaves.set(fakeNode(i), i * 32);
+    return leaves;
+  };
+
+  it("moves a job's packed leaves to the worker when the job owns their buffer, and copies a view", async () => {
+    const runner = createSubtreeJobRunner(1);
+    try {
+      const owned = packed(64);
+      const expected = runSubtreeJob({ pool: "sapling", leaves: owned.slice(), boundaries: [64] });
+      const moved = await runner.run({ pool: "sapling", leaves: owned, boundaries: [64] });
+      // Transferred: the sender's buffer is detached, so the lane cannot hold 2 MB per job.
+      expect(owned.byteLength).toBe(0);
+      expect(moved).toEqual(expected);
+      // A view into a larger buffer is copied: the rest of that buffer stays the sender's.
+      const larger = packed(128);
+      const view = larger.subarray(0, 64 * 32);
+      const copied = await runner.run({ pool: "sapling", leaves: view, boundaries: [64] });
+      expect(larger.byteLength).toBe(128 * 32);
+      expect(copied).toEqual(expected);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it("refuses packed leaves that are not 32 bytes each", () => {
+    expect(() => runSubtreeJob({ pool: "sapling", leaves: new Uint8Array(33), boundaries: [1] })).toThrow(
+      /32 bytes each/,
+    );
+  });
 });

@@ -36,16 +36,18 @@ export function createPoolLane(o: PoolLaneOptions) {
   let high = split.high;
   let size = o.startSize;
   let startLow = split.low;
-  let buffer: Uint8Array[] = [];
+  // The current subtree's leaves, packed (subtree-job.ts): `count` of them so far.
+  let buffer = new Uint8Array(SUBTREE_LEAVES * 32);
+  let count = 0;
   let boundaries: number[] = [];
   const jobs = new Map<number, Promise<JobOutcome>>();
   const completing = new Map<number, { height: number; wireHash: Uint8Array }>();
 
   const dispatch = () => {
     const k = Math.floor((size - 1) / SUBTREE_LEAVES);
-    const job = { pool: o.pool, startLow, leaves: buffer, boundaries };
+    const job = { pool: o.pool, startLow, leaves: buffer.subarray(0, count * 32), boundaries };
     const base = startLow;
-    const baseM = size - k * SUBTREE_LEAVES - buffer.length;
+    const baseM = size - k * SUBTREE_LEAVES - count;
     const run = o.runner.run(job).then((r) => {
       const lows = new Map<number, LegacyTree>();
       if (base) lows.set(baseM, base);
@@ -56,7 +58,9 @@ export function createPoolLane(o: PoolLaneOptions) {
     });
     run.catch(() => {});
     jobs.set(k, run);
-    buffer = [];
+    // A new buffer: the job's may have moved to its worker.
+    buffer = new Uint8Array(SUBTREE_LEAVES * 32);
+    count = 0;
     boundaries = [];
     startLow = undefined;
   };
@@ -68,7 +72,14 @@ export function createPoolLane(o: PoolLaneOptions) {
     /** Appends one block's leaves; the block's tree is then `treeAt(size())`. */
     add(height: number, wireHash: Uint8Array, cms: readonly Uint8Array[]) {
       cms.forEach((cm, i) => {
-        buffer.push(cm);
+        if (cm.length !== 32)
+          throw new LightedgeError(
+            "malformed",
+            "treestate.backfill",
+            `a ${o.pool} note commitment is not 32 bytes`,
+          );
+        buffer.set(cm, count * 32);
+        count++;
         size++;
         if (size % SUBTREE_LEAVES === 0) {
           completing.set(size / SUBTREE_LEAVES - 1, { height, wireHash });
@@ -76,12 +87,12 @@ export function createPoolLane(o: PoolLaneOptions) {
           dispatch();
         }
       });
-      if (buffer.length > 0 && cms.length > 0) boundaries.push(local(size));
+      if (count > 0 && cms.length > 0) boundaries.push(local(size));
     },
     /** True when the job holding the tree of size `n` has been started. */
     ready: (n: number) => n === 0 || n === o.startSize || jobs.has(Math.floor((n - 1) / SUBTREE_LEAVES)),
     /** Starts the job of the partial subtree (end of the backfill span). */
-    flush: () => (buffer.length > 0 || startLow !== undefined) && dispatch(),
+    flush: () => (count > 0 || startLow !== undefined) && dispatch(),
     /** The whole tree after a block left it at `n` leaves (n ≥ 1; calls in ascending n). */
     async treeAt(n: number): Promise<{ tree: LegacyTree; newRoots: number[] }> {
       const newRoots: number[] = [];

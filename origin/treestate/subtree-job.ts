@@ -23,7 +23,12 @@ export interface SubtreeJob {
   pool: TreePool;
   /** The subtree's frontier before `leaves` (levels < 16 only), when resuming mid-subtree. */
   startLow?: LegacyTree;
-  leaves: Uint8Array[];
+  /**
+   * The leaves, 32 bytes each, packed in one buffer: a job crosses to its worker as one buffer
+   * (transferred when the job owns it whole, backfill-workers.ts), not as 2¹⁶ typed arrays of
+   * ≈ 300 bytes of heap each on both sides.
+   */
+  leaves: Uint8Array;
   /** Local sizes (leaves of this subtree) after each block ending inside it, ascending. */
   boundaries: number[];
 }
@@ -45,17 +50,25 @@ export function runSubtreeJob(job: SubtreeJob): SubtreeJobResult {
   return job.startLow ? appendJob(job) : levelJob(job);
 }
 
+/** How many leaves a job packs. */
+export function leafCount(job: SubtreeJob): number {
+  if (job.leaves.length % 32 !== 0)
+    throw new LightedgeError("bad-request", "treestate.subtree-job", "packed leaves are not 32 bytes each");
+  return job.leaves.length / 32;
+}
+
 function leafValues(job: SubtreeJob): bigint[] {
-  return job.leaves.map((cm) => {
-    const v = leBytesToBigint(cm);
-    if (cm.length !== 32 || v >= NODE_MODULUS[job.pool])
+  return Array.from({ length: leafCount(job) }, (_, i) => {
+    const v = leBytesToBigint(job.leaves.subarray(i * 32, i * 32 + 32));
+    if (v >= NODE_MODULUS[job.pool])
       throw new LightedgeError("malformed", "treestate.subtree-job", "non-canonical note commitment");
     return v;
   });
 }
 
 function levelJob(job: SubtreeJob): SubtreeJobResult {
-  if (job.leaves.length > SUBTREE_LEAVES)
+  const count = leafCount(job);
+  if (count > SUBTREE_LEAVES)
     throw new LightedgeError("bad-request", "treestate.subtree-job", "more than 2^16 leaves in a subtree");
   const h = hasherFor(job.pool);
   const levels: bigint[][] = [leafValues(job)];
@@ -71,7 +84,7 @@ function levelJob(job: SubtreeJob): SubtreeJobResult {
   }
   const node = (l: number, i: number) => bigintToLeBytes(levels[l]![i]!);
   const lows = job.boundaries.map((m) => {
-    if (m < 1 || m > job.leaves.length)
+    if (m < 1 || m > count)
       throw new LightedgeError("bad-request", "treestate.subtree-job", `boundary ${m} out of range`);
     const last = m - 1;
     const odd = last % 2 === 1;
@@ -92,7 +105,7 @@ function appendJob(job: SubtreeJob): SubtreeJobResult {
   const h = hasherFor(job.pool);
   let f = job.startLow ? frontierFromLegacy(h, job.startLow, NODE_MODULUS[job.pool]) : EMPTY_FRONTIER;
   const start = f.size;
-  if (start + job.leaves.length > SUBTREE_LEAVES)
+  if (start + leafCount(job) > SUBTREE_LEAVES)
     throw new LightedgeError("bad-request", "treestate.subtree-job", "more than 2^16 leaves in a subtree");
   const lows: LegacyTree[] = [];
   const leaves = leafValues(job);
