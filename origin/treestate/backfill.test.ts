@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { concatBytes } from "../../proto/bytes.ts";
 import {
   decodeTreeStateRange,
   type LegacyTree,
@@ -99,12 +100,8 @@ describe("the subtree backfill", () => {
 });
 
 describe("subtree jobs on worker threads", () => {
-  /** `n` fake leaves packed 32 bytes each, and the inline result for them (boundary at the end). */
-  const packed = (n: number) => {
-    const leaves = new Uint8Array(n * 32);
-    for (let i = 0; i < n; i++) leaves.set(fakeNode(i), i * 32);
-    return leaves;
-  };
+  /** `n` fake leaves packed 32 bytes each. */
+  const packed = (n: number) => concatBytes(Array.from({ length: n }, (_, i) => fakeNode(i)));
 
   it("moves a job's packed leaves to the worker when the job owns their buffer, and copies a view", async () => {
     const runner = createSubtreeJobRunner(1);

@@ -51,7 +51,7 @@ export function runSubtreeJob(job: SubtreeJob): SubtreeJobResult {
 }
 
 /** How many leaves a job packs. */
-export function leafCount(job: SubtreeJob): number {
+function leafCount(job: SubtreeJob): number {
   if (job.leaves.length % 32 !== 0)
     throw new LightedgeError("bad-request", "treestate.subtree-job", "packed leaves are not 32 bytes each");
   return job.leaves.length / 32;
