@@ -32,6 +32,16 @@ describe("origin configuration", () => {
     expect(config.secrets).toEqual(["a", "b"]);
   });
 
+  it("reads the sync's fetch budget in MiB (32 unless told), from the flag or the environment", () => {
+    const env = { LIGHTEDGE_NODE_URL: "http://node:1", LIGHTEDGE_NETWORK: "testnet" };
+    expect(loadOriginConfig([], env).fetchBudgetBytes).toBe(32 * 1024 * 1024);
+    expect(loadOriginConfig(["--fetch-budget-mib", "8"], env).fetchBudgetBytes).toBe(8 * 1024 * 1024);
+    expect(loadOriginConfig([], { ...env, LIGHTEDGE_FETCH_BUDGET_MIB: "64" }).fetchBudgetBytes).toBe(
+      64 * 1024 * 1024,
+    );
+    expect(() => loadOriginConfig(["--fetch-budget-mib", "0"], env)).toThrow(/--fetch-budget-mib/);
+  });
+
   it("reads the S3 endpoint and region under one name, the deprecated and AWS names after it", () => {
     const s3 = (argv: string[], env: Record<string, string>) => {
       const config = loadOriginConfig([...base, ...argv], env);

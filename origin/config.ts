@@ -29,6 +29,8 @@ export interface OriginConfig {
   dataDir: string;
   /** Blocks fetched and projected in parallel during initial sync. */
   concurrency: number;
+  /** Raw block bytes the sync keeps in flight from the node (origin/index/fetch-budget.ts). */
+  fetchBudgetBytes: number;
   rangeSize: number;
   /** Confirmations a block needs before it may be sealed (never below 100 on mainnet/testnet). */
   sealDepth: number;
@@ -68,6 +70,7 @@ const options = {
   "s3-region": { type: "string" },
   "data-dir": { type: "string" },
   concurrency: { type: "string" },
+  "fetch-budget-mib": { type: "string" },
   "range-size": { type: "string" },
   "seal-depth": { type: "string" },
   from: { type: "string" },
@@ -101,6 +104,7 @@ storage:
   --data-dir DIR          local tail state                   LIGHTEDGE_DATA_DIR (default ./data/origin-NET)
 indexing:
   --concurrency N         parallel fetches (default 16)      LIGHTEDGE_CONCURRENCY
+  --fetch-budget-mib N    raw blocks in flight, MiB (32)     LIGHTEDGE_FETCH_BUDGET_MIB
   --range-size N          blocks per sealed range (1000)     LIGHTEDGE_RANGE_SIZE
   --seal-depth N          confirmations before sealing (100) LIGHTEDGE_SEAL_DEPTH
   --from H                first height (default 0)           LIGHTEDGE_FROM_HEIGHT
@@ -170,6 +174,10 @@ export function loadOriginConfig(argv: string[], env: Env = process.env): Readon
     },
     dataDir: pick("data-dir", "LIGHTEDGE_DATA_DIR") ?? `./data/origin-${network}`,
     concurrency: int(pick("concurrency", "LIGHTEDGE_CONCURRENCY") ?? "16", "--concurrency", 1),
+    fetchBudgetBytes:
+      int(pick("fetch-budget-mib", "LIGHTEDGE_FETCH_BUDGET_MIB") ?? "32", "--fetch-budget-mib", 1) *
+      1024 *
+      1024,
     rangeSize: int(pick("range-size", "LIGHTEDGE_RANGE_SIZE") ?? "1000", "--range-size", 1),
     sealDepth,
     fromHeight: int(pick("from", "LIGHTEDGE_FROM_HEIGHT") ?? "0", "--from", 0),

@@ -37,6 +37,23 @@ export function encodeFrames(messages: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/**
+ * The same frames as parts — each message's 5-byte header, then the message itself, not copied —
+ * for a writer that can send parts one after another (origin/store `Body`): a range's raw-block
+ * object is tens to hundreds of MB, and one concatenated copy of it doubled the origin's memory
+ * for it while it was uploaded.
+ */
+export function frameParts(messages: readonly Uint8Array[]): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  for (const message of messages) {
+    const header = new Uint8Array(FRAME_HEADER_BYTES);
+    header[0] = FLAG_DATA;
+    new DataView(header.buffer).setUint32(1, message.length, false);
+    parts.push(header, message);
+  }
+  return parts;
+}
+
 /** Splits a buffer of whole frames into [flag, message] pairs; throws on a torn frame. */
 export function* decodeFrames(bytes: Uint8Array): Generator<{ flag: number; message: Uint8Array }> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -3,7 +3,7 @@ import { rawBlocks, rawBlocksKey } from "../../proto/history/index.ts";
 import { blockInfo, encodeHead, type HeadObject, headKey, rangeBounds } from "../../proto/range/index.ts";
 import type { SealedReader } from "../index/sealed-reader.ts";
 import type { ChainSource } from "../node/ports.ts";
-import type { BlobStore } from "../store/index.ts";
+import type { BlobStore, Body } from "../store/index.ts";
 import { historyBlockOf } from "./history-blocks.ts";
 import type { HistoryDb } from "./history-db.ts";
 import type { HistoryBlock, HistoryWriter } from "./history-writer.ts";
@@ -85,7 +85,7 @@ export async function catchUpHistory(o: HistoryCatchUpOptions): Promise<HeadObje
       // Raw by height: each block is checked against the hash its sealed metadata holds.
       const fetched = await o.chain.rawBlocks(first, last);
       blocks = fetched.raws.map((raw, k) => historyBlockOf(raw, first + k, expected(first + k)));
-      for (const obj of o.writer.sealRange(index, blocks)) await putImmutable(o.store, obj.key, obj.bytes);
+      for (const obj of o.writer.sealRange(index, blocks)) await putImmutable(o.store, obj.key, obj.body);
     }
     if ((index - fromIndex) % 100 === 99) o.log.info({ index, lastIndex }, "history: applying sealed ranges");
   }
@@ -105,6 +105,6 @@ export async function catchUpHistory(o: HistoryCatchUpOptions): Promise<HeadObje
   return next;
 }
 
-function putImmutable(store: BlobStore, key: string, bytes: Uint8Array): Promise<void> {
-  return store.put(key, bytes, { contentType: "application/octet-stream", immutable: true });
+function putImmutable(store: BlobStore, key: string, body: Body): Promise<void> {
+  return store.put(key, body, { contentType: "application/octet-stream", immutable: true });
 }

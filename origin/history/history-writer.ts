@@ -2,7 +2,6 @@ import {
   addressIndexLevel,
   encodeAddressIndexLevel,
   encodeAddressRecord,
-  encodeRawBlocks,
   encodeTxEntry,
   encodeTxIndexLevel,
   encodeTxTable,
@@ -11,6 +10,7 @@ import {
   type LevelObject,
   RECEIVED,
   rawBlocksKey,
+  rawBlocksParts,
   SPENT,
   txIndexLevel,
   txTableKey,
@@ -18,8 +18,15 @@ import {
 import type { CodecOptions } from "../../proto/range/encode.ts";
 import { headLevelSpans } from "../../proto/range/hash-index-layout.ts";
 import type { LevelSpan } from "../../proto/range/keys.ts";
+import type { Body } from "../store/index.ts";
 import type { BlockHistory } from "./block-history.ts";
 import type { AddressRow, HistoryDb } from "./history-db.ts";
+
+/** An object a range's sealing writes: its key and bytes (one buffer or parts). */
+export interface SealedObject {
+  key: string;
+  body: Body;
+}
 
 /** A block as history needs it at sealing: its raw bytes, what they hold, its hash. */
 export interface HistoryBlock {
@@ -59,7 +66,7 @@ export class HistoryWriter {
    * Applies range `index` to the database (synchronously: ranges must be applied in order, and
    * the sealer starts them in order) and returns its raw-block object and transaction table.
    */
-  sealRange(index: number, blocks: readonly HistoryBlock[]): LevelObject[] {
+  sealRange(index: number, blocks: readonly HistoryBlock[]): SealedObject[] {
     const { db, network, rangeSize, codec } = this.#o;
     const applied = db.applied();
     // Re-sealing a range the database already holds (a crash after it was applied, before its
@@ -71,8 +78,9 @@ export class HistoryWriter {
       codec,
     );
     return [
-      { key: rawBlocksKey(network, rangeSize, index), bytes: encodeRawBlocks(blocks.map((b) => b.raw)) },
-      { key: txTableKey(network, rangeSize, index), bytes: table },
+      // As parts: the blocks' own bytes are written, not a copy of the whole range (proto/frame.ts).
+      { key: rawBlocksKey(network, rangeSize, index), body: rawBlocksParts(blocks.map((b) => b.raw)) },
+      { key: txTableKey(network, rangeSize, index), body: table },
     ];
   }
 

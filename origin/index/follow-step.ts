@@ -27,6 +27,8 @@ export interface FollowState {
   sealDepth: number;
   concurrency: number;
   chunkSize: number;
+  /** Raw block bytes in flight (fetch-budget.ts); undefined: the pipeline's default. */
+  fetchBudgetBytes?: number;
   /** Keep fetched blocks' raw bytes and history (node-free history seals them). */
   history?: boolean;
   floor: number;
@@ -66,6 +68,7 @@ export async function followStep(s: FollowState, best: BlockTip): Promise<StepOu
   const options = {
     concurrency: s.concurrency,
     chunkSize: s.chunkSize,
+    budgetBytes: s.fetchBudgetBytes,
     signal: s.signal,
     history: s.history,
     previous: s.tail.last(),

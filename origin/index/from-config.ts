@@ -38,6 +38,7 @@ export function indexerFromConfig(
     rangeSize: config.rangeSize,
     sealDepth: config.sealDepth,
     concurrency: config.concurrency,
+    fetchBudgetBytes: config.fetchBudgetBytes,
     fromHeight: config.fromHeight,
     pollMs: config.pollMs,
     history: config.history,

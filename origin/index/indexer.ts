@@ -56,8 +56,10 @@ export interface IndexerOptions {
   log: Logger;
   metrics?: IndexMetrics;
   hooks?: IndexHooks;
-  /** Blocks per node batch during sync (default 50). */
+  /** Blocks per node batch during sync, at most (default 50). */
   chunkSize?: number;
+  /** Raw block bytes in flight during sync (default: fetch-pipeline.ts DEFAULT_FETCH_BUDGET_BYTES). */
+  fetchBudgetBytes?: number;
   /** Ranges uploading at once (default 4). */
   uploadsInFlight?: number;
   /** Ranges per block-hash index epoch for a store without an index (default: the format's 64). */
@@ -512,6 +514,7 @@ class NodeIndexer implements Indexer {
       sealDepth: o.sealDepth,
       concurrency: o.concurrency,
       chunkSize: o.chunkSize ?? 50,
+      fetchBudgetBytes: o.fetchBudgetBytes,
       history: writer !== undefined,
       floor: this.#viewFloor(),
       finalized: -1,

@@ -111,4 +111,35 @@ describe("raw runs by height", () => {
       good.push(...chunk.map((b) => b.height));
     expect(good).toEqual(Array.from({ length: 120 }, (_, i) => 300 + i));
   });
+
+  it("cut chunks to the byte budget: fewer blocks per call and fewer calls in flight, the same blocks in order", async () => {
+    const chain = await client({ synthetic: { blocks: 420, seed: "raw-run" }, network: "regtest" });
+    const calls: { blocks: number; bytes: number }[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const counted: ChainSource = {
+      ...chain,
+      rawBlocks: async (from, to) => {
+        maxInFlight = Math.max(maxInFlight, ++inFlight);
+        const run = await chain.rawBlocks(from, to).finally(() => inFlight--);
+        calls.push({ blocks: to - from + 1, bytes: run.raws.reduce((n, r) => n + r.length, 0) });
+        return run;
+      },
+    };
+    const heights = async (source: ChainSource, budgetBytes?: number) => {
+      const out: string[] = [];
+      for await (const chunk of fetchBlocks(source, 0, 419, { concurrency: 8, chunkSize: 50, budgetBytes }))
+        out.push(...chunk.map((b) => `${b.height}:${Buffer.from(b.wireHash).toString("hex")}`));
+      return out;
+    };
+    const unbudgeted = await heights(chain);
+    expect(unbudgeted.length).toBe(420);
+    // A budget of about ten of these blocks: chunks of two or three blocks after the first.
+    const perBlock = (await chain.rawBlocks(0, 419)).raws.reduce((n, r) => n + r.length, 0) / 420;
+    const budget = Math.round(10 * perBlock);
+    expect(await heights(counted, budget)).toEqual(unbudgeted);
+    expect(calls[0]!.blocks).toBe(50); // nothing known yet: the first goes out alone, whole
+    expect(Math.max(...calls.slice(1).map((c) => c.blocks))).toBeLessThan(50);
+    expect(maxInFlight).toBeLessThan(8);
+  });
 });

@@ -12,9 +12,9 @@ import {
   rangeBounds,
   rangeKeys,
 } from "../../proto/range/index.ts";
-import type { HistoryBlock, HistoryWriter } from "../history/history-writer.ts";
+import type { HistoryBlock, HistoryWriter, SealedObject } from "../history/history-writer.ts";
 import type { NodeInfoSource } from "../node/ports.ts";
-import type { BlobStore } from "../store/index.ts";
+import { type BlobStore, type Body, bodyLength } from "../store/index.ts";
 import { codecOptions } from "./codec-options.ts";
 import { headLightdInfo } from "./head-info.ts";
 import { retrying } from "./retry.ts";
@@ -104,20 +104,20 @@ export function createSealer(options: SealerOptions): Sealer {
     return info.value;
   };
 
-  const put = async (key: string, bytes: Uint8Array, immutable: boolean) => {
+  const put = async (key: string, body: Body, immutable: boolean) => {
     const opts = { contentType: "application/octet-stream", immutable };
     await retrying(
-      () => options.store.put(key, bytes, immutable ? opts : { contentType: "application/json" }),
+      () => options.store.put(key, body, immutable ? opts : { contentType: "application/json" }),
       options.onStoreError,
     );
-    options.onUploaded(bytes.length);
+    options.onUploaded(bodyLength(body));
   };
 
   /** Puts a range's objects; resolves to its ends (for the range-ends object of its level). */
   const upload = async (
     index: number,
     blocks: IndexedBlock[],
-    historyObjects: readonly { key: string; bytes: Uint8Array }[],
+    historyObjects: readonly SealedObject[],
   ): Promise<RangeEnds> => {
     const input = { network: options.network, rangeSize: options.rangeSize, index, blocks };
     const encoded = encodeSealedRange(input, codecOptions);
@@ -128,7 +128,7 @@ export function createSealer(options: SealerOptions): Sealer {
         put(keys.data[p as keyof typeof keys.data], bytes, true),
       ),
     );
-    await Promise.all(historyObjects.map((o) => put(o.key, o.bytes, true)));
+    await Promise.all(historyObjects.map((o) => put(o.key, o.body, true)));
     await put(keys.meta, encoded.meta, true);
     const extra = (await options.rangeObjects?.(index, blocks)) ?? [];
     await Promise.all(extra.map((o) => put(o.key, o.bytes, true)));
@@ -174,8 +174,9 @@ export function createSealer(options: SealerOptions): Sealer {
     const entries = blockHashEntries(blocks);
     // Applied to the history database here, synchronously and in range order (uploads overlap).
     const historyObjects = history ? options.history!.writer.sealRange(index, history) : [];
-    // The raw-block object now holds the bytes: the tail keeps the blocks until the head is written,
-    // but not their raw bytes (≈ 80 KB a block on mainnet-sized chains), which nothing reads again.
+    // The raw-block object's parts now hold the bytes until they are uploaded: the tail keeps the
+    // blocks until the head is written, but not their raw bytes (≈ 80 KB a block on mainnet-sized
+    // chains), which nothing reads again.
     if (history) for (const block of blocks) block.raw = undefined;
     const uploaded = upload(index, blocks, historyObjects);
     uploaded.then(

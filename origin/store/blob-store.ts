@@ -8,13 +8,53 @@ export interface BlobStore {
    * Writes an object atomically: readers see the old object or the whole new one, never a part.
    * Resolves only once the object is durable (the head is written after what it points to).
    */
-  put(key: string, bytes: Uint8Array, opts?: PutOptions): Promise<void>;
+  put(key: string, body: Body, opts?: PutOptions): Promise<void>;
   /** The object's bytes (or a byte range of them), or null when the key is absent. */
   get(key: string, range?: ByteRange): Promise<Uint8Array | null>;
   /** Size and entity tag, or null when absent. */
   stat(key: string): Promise<BlobInfo | null>;
   /** Every key starting with `prefix`, sorted. For bootstrap and audits, never the read path. */
   list(prefix: string): Promise<string[]>;
+}
+
+/**
+ * An object's bytes: one buffer, or parts that are the object one after another. Parts let a
+ * writer send a large object built from many buffers (a range's raw-block object: one frame per
+ * block) without first copying them into one (proto/frame.ts `frameParts`).
+ */
+export type Body = Uint8Array | readonly Uint8Array[];
+
+/** Bytes in a body. */
+export function bodyLength(body: Body): number {
+  if (body instanceof Uint8Array) return body.length;
+  let n = 0;
+  for (const part of body) n += part.length;
+  return n;
+}
+
+/** A body's parts (one for a single buffer). */
+export function bodyParts(body: Body): readonly Uint8Array[] {
+  return body instanceof Uint8Array ? [body] : body;
+}
+
+/**
+ * Bytes `from..to` (exclusive) of a body as one buffer: a view when they lie in one part, else a
+ * copy of just those bytes (a multipart upload's part, a single PUT's body).
+ */
+export function bodySlice(body: Body, from: number, to: number): Uint8Array {
+  const out = new Uint8Array(Math.max(0, to - from));
+  let at = 0; // offset of `part` in the body
+  for (const part of bodyParts(body)) {
+    const start = Math.max(from, at);
+    const end = Math.min(to, at + part.length);
+    if (start < end) {
+      if (start === from && end === to) return part.subarray(start - at, end - at);
+      out.set(part.subarray(start - at, end - at), start - from);
+    }
+    at += part.length;
+    if (at >= to) break;
+  }
+  return out;
 }
 
 export interface PutOptions {

@@ -26,6 +26,21 @@ describe("the directory store on disk", () => {
     }
   });
 
+  it("writes a body of thousands of parts (more than one writev takes) in order", async () => {
+    const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
+    try {
+      const store = createDirectoryStore(root);
+      // A raw-block object's shape: 1,000 frames of a 5-byte header and a block each.
+      const parts = Array.from({ length: 2001 }, (_, k) =>
+        Uint8Array.from({ length: k % 7 }, (_, i) => k + i),
+      );
+      await store.put("r/parts.bin", parts, { immutable: true });
+      expect(Buffer.from((await store.get("r/parts.bin"))!).equals(Buffer.concat(parts))).toBe(true);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it("refuses keys that would escape its root", async () => {
     const store = createDirectoryStore(join(tmpdir(), "lightedge-never-created"));
     for (const key of ["../x", "a/../../x", "/etc/passwd", "a//b", "a/.tmp-x", ""]) {

@@ -6,6 +6,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
+import { type Body, bodyLength, bodySlice } from "./blob-store.ts";
 import { sha256Base64 } from "./s3-helpers.ts";
 
 interface Target {
@@ -23,7 +24,7 @@ interface Target {
 export async function putMultipart(
   client: S3Client,
   target: Target,
-  bytes: Uint8Array,
+  body: Body,
   partBytes: number,
 ): Promise<void> {
   const { UploadId } = await client.send(
@@ -32,8 +33,10 @@ export async function putMultipart(
   const { Bucket, Key } = target;
   try {
     const Parts: CompletedPart[] = [];
-    for (let offset = 0, PartNumber = 1; offset < bytes.length; offset += partBytes, PartNumber++) {
-      const Body = bytes.subarray(offset, Math.min(offset + partBytes, bytes.length));
+    const length = bodyLength(body);
+    for (let offset = 0, PartNumber = 1; offset < length; offset += partBytes, PartNumber++) {
+      // One part's bytes at a time (a view of a single buffer, a copy of the parts it spans).
+      const Body = bodySlice(body, offset, Math.min(offset + partBytes, length));
       const ChecksumSHA256 = sha256Base64(Body);
       const res = await client.send(
         new UploadPartCommand({

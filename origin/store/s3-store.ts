@@ -6,7 +6,7 @@ import {
   S3Client,
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
-import type { BlobStore } from "./blob-store.ts";
+import { type BlobStore, bodyLength, bodySlice } from "./blob-store.ts";
 import { cacheHeaders, isMissing, sha256Base64, storeError, verifyGetChecksum } from "./s3-helpers.ts";
 import { putMultipart } from "./s3-multipart.ts";
 
@@ -39,10 +39,12 @@ export function createS3Store(config: S3StoreConfig): BlobStore {
   const full = (key: string) => `${config.prefix ?? ""}${key}`;
   const partBytes = Math.max(config.partBytes ?? DEFAULT_PART_BYTES, 5 * 1024 * 1024);
   return {
-    async put(key, bytes, opts) {
+    async put(key, body, opts) {
       const common = { Bucket, Key: full(key), ...cacheHeaders(opts) };
       try {
-        if (bytes.length > partBytes) return await putMultipart(client, common, bytes, partBytes);
+        const length = bodyLength(body);
+        if (length > partBytes) return await putMultipart(client, common, body, partBytes);
+        const bytes = bodySlice(body, 0, length);
         await client.send(
           new PutObjectCommand({
             ...common,

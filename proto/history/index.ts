@@ -27,7 +27,7 @@ export {
   txidShardBits,
 } from "./layout.ts";
 export type { LevelObject } from "./level-writer.ts";
-export { blockOfFrame, encodeRawBlocks, rawBlocks } from "./raw-object.ts";
+export { blockOfFrame, encodeRawBlocks, rawBlocks, rawBlocksParts } from "./raw-object.ts";
 export {
   type AddressDirectory,
   type AddressDirectoryEntry,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockOfFrame, encodeRawBlocks, rawBlocks } from "./index.ts";
+import { blockOfFrame, encodeRawBlocks, rawBlocks, rawBlocksParts } from "./index.ts";
 
 const blocks = [
   Uint8Array.of(1, 2, 3),
@@ -15,6 +15,13 @@ describe("the raw-block object", () => {
     expect([...raw.subarray(0, 8)]).toEqual([0, 0, 0, 0, 3, 1, 2, 3]);
     expect([...rawBlocks(raw)]).toEqual(blocks);
     expect([...rawBlocks(new Uint8Array(0))]).toEqual([]);
+  });
+
+  it("as parts is the same bytes, with the blocks themselves as parts (not copies)", () => {
+    const parts = rawBlocksParts(blocks);
+    expect(Buffer.concat(parts).equals(encodeRawBlocks(blocks))).toBe(true);
+    expect(parts.length).toBe(2 * blocks.length);
+    parts.filter((_, k) => k % 2 === 1).forEach((part, k) => expect(part).toBe(blocks[k]));
   });
 
   it("gives the block of one frame read by its span", () => {

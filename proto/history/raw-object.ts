@@ -1,5 +1,5 @@
 import { LightedgeError } from "../errors.ts";
-import { decodeFrames, encodeFrames, FLAG_DATA } from "../frame.ts";
+import { decodeFrames, encodeFrames, FLAG_DATA, frameParts } from "../frame.ts";
 
 /**
  * The raw-block object (proto/range-format.md §Node-free history, Raw-block object): one data frame
@@ -13,6 +13,11 @@ const WHERE = "history-raw";
 /** The raw-block object of a range from its blocks' bytes, in height order. */
 export function encodeRawBlocks(blocks: readonly Uint8Array[]): Uint8Array {
   return encodeFrames(blocks);
+}
+
+/** The same object as parts (frame headers and the blocks' own bytes), for a writer that takes parts. */
+export function rawBlocksParts(blocks: readonly Uint8Array[]): Uint8Array[] {
+  return frameParts(blocks);
 }
 
 /**
