@@ -13,7 +13,7 @@ import { tempDir } from "../origin/index/testing.ts";
 import { createChainView } from "../origin/index/view.ts";
 import { createNodeClient } from "../origin/node/index.ts";
 import { createOriginServer } from "../origin/serve/origin-server.ts";
-import { type BlobStore, bodyLength, bodySlice, createDirectoryStore } from "../origin/store/index.ts";
+import { type BlobStore, bodyLength, createDirectoryStore, readBodyRange } from "../origin/store/index.ts";
 import { displayHex } from "../proto/bytes.ts";
 import { encodeFrame } from "../proto/frame.ts";
 import { BlockRangeSchema, CompactTxStreamer } from "../proto/index.ts";
@@ -105,7 +105,7 @@ const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {});
 function memoryStore(inner: BlobStore, keys: string[]): Promise<BlobStore> {
   const objects = new Map<string, Uint8Array>();
   return Promise.all(keys.map(async (k) => objects.set(k, (await inner.get(k))!))).then(() => ({
-    put: async (key, body) => void objects.set(key, bodySlice(body, 0, bodyLength(body))),
+    put: async (key, body) => void objects.set(key, await readBodyRange(body, 0, bodyLength(body))),
     get: async (key, range) => {
       const bytes = objects.get(key);
       if (bytes === undefined) return null;

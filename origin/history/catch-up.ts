@@ -6,7 +6,7 @@ import type { ChainSource } from "../node/ports.ts";
 import type { BlobStore, Body } from "../store/index.ts";
 import { historyBlockOf } from "./history-blocks.ts";
 import type { HistoryDb } from "./history-db.ts";
-import type { HistoryBlock, HistoryWriter } from "./history-writer.ts";
+import { type HistoryBlock, type HistoryWriter, rangeOfBlocks } from "./history-writer.ts";
 
 export interface HistoryCatchUpOptions {
   db: HistoryDb;
@@ -80,12 +80,13 @@ export async function catchUpHistory(o: HistoryCatchUpOptions): Promise<HeadObje
       blocks = [...rawBlocks(object)].map((raw, k) =>
         historyBlockOf(raw, first + k, expected(first + k), "corrupt"),
       );
-      o.writer.sealRange(index, blocks);
+      o.writer.sealRange(index, rangeOfBlocks(blocks));
     } else {
       // Raw by height: each block is checked against the hash its sealed metadata holds.
       const fetched = await o.chain.rawBlocks(first, last);
       blocks = fetched.raws.map((raw, k) => historyBlockOf(raw, first + k, expected(first + k)));
-      for (const obj of o.writer.sealRange(index, blocks)) await putImmutable(o.store, obj.key, obj.body);
+      for (const obj of o.writer.sealRange(index, rangeOfBlocks(blocks)))
+        await putImmutable(o.store, obj.key, obj.body);
     }
     if ((index - fromIndex) % 100 === 99) o.log.info({ index, lastIndex }, "history: applying sealed ranges");
   }

@@ -4,8 +4,9 @@ import { addressKeyOfScript } from "../../proto/history/index.ts";
 import { parseBlock } from "../chain/index.ts";
 import type { IndexedBlock } from "../index/tail.ts";
 import type { ChainSource } from "../node/ports.ts";
+import type { FileBody } from "../store/index.ts";
 import { blockHistory } from "./block-history.ts";
-import type { HistoryBlock } from "./history-writer.ts";
+import { type HistoryBlock, type HistoryRange, rangeOfBlocks } from "./history-writer.ts";
 
 const WHERE = "history.blocks";
 
@@ -23,6 +24,21 @@ export function historyBlockOf(
   if (!equalBytes(parsed.wireHash, wireHash) || parsed.height !== height)
     throw new LightedgeError(kind, WHERE, `block ${height}: raw bytes are not block ${displayHex(wireHash)}`);
   return { raw, history: blockHistory(parsed, addressKeyOfScript), wireHash };
+}
+
+/**
+ * A range as history seals it: its raw-block object from the spool when that holds the whole
+ * range (raw-spool.ts; its blocks were fetched in this process, with their history), else from the
+ * blocks' bytes in memory, fetched again for the blocks that lack them.
+ */
+export async function historyRangeOf(
+  chain: Pick<ChainSource, "block">,
+  blocks: readonly IndexedBlock[],
+  spooled: FileBody | undefined,
+): Promise<HistoryRange> {
+  if (spooled !== undefined && blocks.every((b) => b.history !== undefined))
+    return { blocks: blocks.map((b) => ({ history: b.history!, wireHash: b.wireHash })), raw: spooled };
+  return rangeOfBlocks(await completeHistoryBlocks(chain, blocks));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { toHex } from "../../proto/bytes.ts";
@@ -145,10 +146,15 @@ describe.skipIf(!hasChain)("node-free history, sealed by the indexer (testnet 10
   it("answers every sealed transaction and address from the store alone, as a scan of the blocks does", async () => {
     const dev = await corpusNode();
     const store = createDirectoryStore(dir("store"));
-    const t = await sync(dev, store, dir("data"), true);
+    const dataDir = dir("data");
+    const t = await sync(dev, store, dataDir, true);
     const head = await headOf(store);
     const sealedTip = head.tip!.height;
     expect(sealedTip).toBe(1028599);
+    // The tail's raw bytes wait in the spool (raw-spool.ts), a file per range; sealed ranges' are gone.
+    const spooled = (await readdir(join(dataDir, "raw-spool"))).map((f) => Number(f.split(".")[0]));
+    expect(spooled.length).toBeGreaterThan(0);
+    expect(spooled.every((index) => index * RANGE > sealedTip)).toBe(true);
     const levels = headHistoryLevels(head)!;
     expect(levels.length).toBe(2); // 20 ranges: a base level of two epochs, a recent level of 4 ranges
     const expected = corpusHistory(sealedTip);

@@ -28,6 +28,24 @@ export interface SealedObject {
   body: Body;
 }
 
+/**
+ * A range as history seals it: each block's history and hash, and the bytes of its raw-block
+ * object — parts of the blocks' bytes in memory (`rangeOfBlocks`), or the file they were spooled to
+ * as they arrived (raw-spool.ts).
+ */
+export interface HistoryRange {
+  blocks: readonly { history: BlockHistory; wireHash: Uint8Array }[];
+  raw: Body;
+}
+
+/**
+ * A range of blocks held in memory. Its raw-block object is parts: the blocks' own bytes are
+ * written, not a copy of the whole range (proto/frame.ts `frameParts`).
+ */
+export function rangeOfBlocks(blocks: readonly HistoryBlock[]): HistoryRange {
+  return { blocks, raw: rawBlocksParts(blocks.map((b) => b.raw)) };
+}
+
 /** A block as history needs it at sealing: its raw bytes, what they hold, its hash. */
 export interface HistoryBlock {
   raw: Uint8Array;
@@ -66,20 +84,20 @@ export class HistoryWriter {
    * Applies range `index` to the database (synchronously: ranges must be applied in order, and
    * the sealer starts them in order) and returns its raw-block object and transaction table.
    */
-  sealRange(index: number, blocks: readonly HistoryBlock[]): SealedObject[] {
+  sealRange(index: number, range: HistoryRange): SealedObject[] {
     const { db, network, rangeSize, codec } = this.#o;
+    const { blocks } = range;
     const applied = db.applied();
     // Re-sealing a range the database already holds (a crash after it was applied, before its
     // head): its rows are a pure function of the range, so they stand.
     if (applied === undefined || applied.height < blocks[0]!.history.height) db.applyRange(blocks);
     const table = encodeTxTable(
       { network, rangeSize, index },
-      blocks.map((b) => ({ length: b.raw.length, transactions: b.history.txs })),
+      blocks.map((b) => ({ length: b.history.rawLength, transactions: b.history.txs })),
       codec,
     );
     return [
-      // As parts: the blocks' own bytes are written, not a copy of the whole range (proto/frame.ts).
-      { key: rawBlocksKey(network, rangeSize, index), body: rawBlocksParts(blocks.map((b) => b.raw)) },
+      { key: rawBlocksKey(network, rangeSize, index), body: range.raw },
       { key: txTableKey(network, rangeSize, index), body: table },
     ];
   }

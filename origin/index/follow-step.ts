@@ -1,5 +1,6 @@
 import { equalBytes, wireHashOf } from "../../proto/bytes.ts";
 import { type HeadObject, rangeBounds, rangeIndexOf } from "../../proto/range/index.ts";
+import type { RawSpool } from "../history/raw-spool.ts";
 import type { BlockTip, ChainSource } from "../node/ports.ts";
 import { fetchBlocks } from "./fetch-pipeline.ts";
 import { findForkPoint } from "./fork.ts";
@@ -31,6 +32,8 @@ export interface FollowState {
   fetchBudgetBytes?: number;
   /** Keep fetched blocks' raw bytes and history (node-free history seals them). */
   history?: boolean;
+  /** Where appended blocks' raw bytes go until their range seals (history on): out of memory. */
+  rawSpool?: RawSpool;
   floor: number;
   /** Highest height ever declared final (node tip − seal depth): blocks at or below never move. */
   finalized: number;
@@ -111,6 +114,8 @@ function commit(s: FollowState, blocks: IndexedBlock[]): void {
     if (s.loggedFrom === Infinity) s.loggedFrom = keep[0]!.height;
     s.log.append(keep);
   }
+  // Spooled bytes leave the block: the range's raw-block object is written from the file.
+  if (s.rawSpool) for (const b of blocks) if (b.raw && s.rawSpool.append(b.height, b.raw)) b.raw = undefined;
   s.hooks.onAppend?.(blocks);
   s.onAppended(blocks);
 }
@@ -148,6 +153,7 @@ async function rollBack(s: FollowState, best: BlockTip): Promise<StepOutcome> {
   // Heights above the fork were declared final on the abandoned branch; the new branch earns it.
   s.finalized = Math.min(s.finalized, fork);
   s.tail.truncateAbove(fork);
+  s.rawSpool?.truncateAbove(fork);
   s.hooks.onRollback?.(fork);
   if (s.loggedFrom !== Infinity) {
     const first = Math.max(s.loggedFrom, s.tail.first()?.height ?? Infinity);

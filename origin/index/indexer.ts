@@ -4,11 +4,12 @@ import type { Logger } from "pino";
 import { compareBytes, displayHex, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import type { HeadObject } from "../../proto/range/index.ts";
-import { DEFAULT_EPOCH_RANGES } from "../../proto/range/index.ts";
+import { DEFAULT_EPOCH_RANGES, rangeIndexOf } from "../../proto/range/index.ts";
 import { catchUpHistory } from "../history/catch-up.ts";
-import { completeHistoryBlocks } from "../history/history-blocks.ts";
+import { completeHistoryBlocks, historyRangeOf } from "../history/history-blocks.ts";
 import { type AddressRow, HistoryDb } from "../history/history-db.ts";
 import { HistoryWriter } from "../history/history-writer.ts";
+import { RawSpool } from "../history/raw-spool.ts";
 import { TailActivity } from "../history/tail-activity.ts";
 import { genesisMatches } from "../node/network.ts";
 import type { ChainSource, NodeInfoSource } from "../node/ports.ts";
@@ -165,6 +166,8 @@ class NodeIndexer implements Indexer {
   #lastError: string | undefined;
   #loop: Promise<void> | undefined;
   readonly #historyDb: HistoryDb | undefined;
+  /** The raw bytes of the ranges being filled, on disk until they seal (history on). */
+  readonly #rawSpool: RawSpool | undefined;
   /** Each tail block's address records, computed once (TailAddresses asks for them on every call). */
   readonly #tailActivity = new TailActivity();
   readonly history: IndexHistory | undefined;
@@ -180,6 +183,7 @@ class NodeIndexer implements Indexer {
         network: o.network,
         rangeSize: o.rangeSize,
       });
+      this.#rawSpool = new RawSpool(join(o.dataDir, "raw-spool"), o.rangeSize);
       this.history = { tailAddresses: (keys, above) => this.#tailAddresses(keys, above) };
     }
     const head = () => this.#follow?.sealer.head() ?? this.#head;
@@ -236,6 +240,7 @@ class NodeIndexer implements Indexer {
     await this.#loop?.catch(() => {});
     await this.#follow?.sealer.flush().catch(() => {});
     this.#historyDb?.close();
+    this.#rawSpool?.close();
     this.#phase = "stopped";
   }
 
@@ -326,6 +331,7 @@ class NodeIndexer implements Indexer {
     this.#head = next;
     const tip = next.tip!.height;
     this.#tail.dropThrough(tip);
+    this.#rawSpool?.dropThrough(tip);
     o.metrics?.sealedHeight.set(tip);
     o.metrics?.rangesSealed.inc();
     const s = this.#follow;
@@ -475,7 +481,15 @@ class NodeIndexer implements Indexer {
         rangeObjects: o.hooks?.rangeObjects,
         hashIndex: result.hashIndex,
         hashIndexEpochRanges: o.hashIndexEpochRanges,
-        history: writer && { writer, complete: (blocks) => completeHistoryBlocks(o.chain, blocks) },
+        history: writer && {
+          writer,
+          complete: (blocks) =>
+            historyRangeOf(
+              o.chain,
+              blocks,
+              this.#rawSpool?.object(rangeIndexOf(blocks[0]!.height, o.rangeSize)),
+            ),
+        },
       });
     // History catches up in the background: serving and following start now, sealing once it is
     // done (deferred-sealer.ts). Its head names the history levels it wrote.
@@ -516,6 +530,7 @@ class NodeIndexer implements Indexer {
       chunkSize: o.chunkSize ?? 50,
       fetchBudgetBytes: o.fetchBudgetBytes,
       history: writer !== undefined,
+      rawSpool: this.#rawSpool,
       floor: this.#viewFloor(),
       finalized: -1,
       loggedFrom,

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   decodeRangeMeta,
@@ -106,6 +109,29 @@ export function describeBlobStoreContract(
       expect(before?.size).toBe(bytes.length);
       await store.put("v1/testnet/r10/00000002.raw.bin", [bytes.slice()], { immutable: true });
       expect(await store.stat("v1/testnet/r10/00000002.raw.bin")).toEqual(before);
+    });
+
+    it("writes a file body: the file's first `length` bytes, read while written", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "lightedge-file-body-"));
+      try {
+        const file = join(dir, "spooled.raw");
+        await writeFile(file, Buffer.concat([bytes, Buffer.from("not part of the object")]));
+        await store.put(
+          "v1/testnet/r10/00000003.raw.bin",
+          { file, length: bytes.length },
+          { immutable: true },
+        );
+        expect(await store.get("v1/testnet/r10/00000003.raw.bin")).toEqual(bytes);
+        const before = await store.stat("v1/testnet/r10/00000003.raw.bin");
+        await store.put(
+          "v1/testnet/r10/00000003.raw.bin",
+          { file, length: bytes.length },
+          { immutable: true },
+        );
+        expect(await store.stat("v1/testnet/r10/00000003.raw.bin")).toEqual(before);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it("stores an empty object", async () => {

@@ -18,22 +18,37 @@ export interface BlobStore {
 }
 
 /**
- * An object's bytes: one buffer, or parts that are the object one after another. Parts let a
- * writer send a large object built from many buffers (a range's raw-block object: one frame per
- * block) without first copying them into one (proto/frame.ts `frameParts`).
+ * An object's bytes: one buffer; parts that are the object one after another; or a local file.
+ * Parts let a writer send a large object built from many buffers (a range's raw-block object: one
+ * frame per block) without first copying them into one (proto/frame.ts `frameParts`); a file, one
+ * that was written to disk as it grew and is never held in memory whole (origin/history/raw-spool.ts).
  */
-export type Body = Uint8Array | readonly Uint8Array[];
+export type Body = MemoryBody | FileBody;
+
+/** A body in memory: one buffer, or parts. */
+export type MemoryBody = Uint8Array | readonly Uint8Array[];
+
+/** The first `length` bytes of a local file, read while the object is written (body-io.ts). */
+export interface FileBody {
+  file: string;
+  length: number;
+}
+
+export function isFileBody(body: Body): body is FileBody {
+  return !(body instanceof Uint8Array) && !Array.isArray(body);
+}
 
 /** Bytes in a body. */
 export function bodyLength(body: Body): number {
   if (body instanceof Uint8Array) return body.length;
+  if (isFileBody(body)) return body.length;
   let n = 0;
   for (const part of body) n += part.length;
   return n;
 }
 
 /** A body's parts (one for a single buffer). */
-export function bodyParts(body: Body): readonly Uint8Array[] {
+export function bodyParts(body: MemoryBody): readonly Uint8Array[] {
   return body instanceof Uint8Array ? [body] : body;
 }
 
@@ -41,7 +56,7 @@ export function bodyParts(body: Body): readonly Uint8Array[] {
  * Bytes `from..to` (exclusive) of a body as one buffer: a view when they lie in one part, else a
  * copy of just those bytes (a multipart upload's part, a single PUT's body).
  */
-export function bodySlice(body: Body, from: number, to: number): Uint8Array {
+export function bodySlice(body: MemoryBody, from: number, to: number): Uint8Array {
   const out = new Uint8Array(Math.max(0, to - from));
   let at = 0; // offset of `part` in the body
   for (const part of bodyParts(body)) {

@@ -41,6 +41,20 @@ describe("the directory store on disk", () => {
     }
   });
 
+  it("refuses a file body shorter than its length, and leaves nothing behind", async () => {
+    const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
+    try {
+      const store = createDirectoryStore(root);
+      await writeFile(join(root, "short.raw"), "abc");
+      await expect(store.put("r/x.bin", { file: join(root, "short.raw"), length: 4 })).rejects.toThrow(
+        /3 of 4 bytes/,
+      );
+      expect(await readdir(join(root, "r"))).toEqual([]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it("refuses keys that would escape its root", async () => {
     const store = createDirectoryStore(join(tmpdir(), "lightedge-never-created"));
     for (const key of ["../x", "a/../../x", "/etc/passwd", "a//b", "a/.tmp-x", ""]) {

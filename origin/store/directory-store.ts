@@ -1,8 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { type FileHandle, lstat, mkdir, open, readdir, rename, rm } from "node:fs/promises";
+import { constants as fsConstants } from "node:fs";
+import { copyFile, type FileHandle, lstat, mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { LightedgeError } from "../../proto/errors.ts";
-import { type BlobStore, type Body, type ByteRange, bodyParts } from "./blob-store.ts";
+import {
+  type BlobStore,
+  type Body,
+  type ByteRange,
+  bodyParts,
+  type FileBody,
+  isFileBody,
+} from "./blob-store.ts";
 import { createContentEtags } from "./content-etag.ts";
 import { assertSafeKey, assertSafePrefix } from "./key-path.ts";
 import { sameFileContent } from "./same-content.ts";
@@ -91,11 +99,18 @@ async function writeAtomically(root: string, path: string, body: Body): Promise<
   const created = await mkdir(dir, { recursive: true });
   const temp = join(dir, `${TEMP_PREFIX}${randomBytes(6).toString("hex")}`);
   try {
-    const file = await open(temp, "wx");
+    // A file body is copied by the kernel (copy_file_range, or a reflink where the filesystem
+    // shares blocks), not read into memory and written back: the spool's raw-block objects
+    // (origin/history/raw-spool.ts) are all the raw blocks of the chain.
+    if (isFileBody(body)) await copyFile(body.file, temp, fsConstants.COPYFILE_EXCL);
+    const file = await open(temp, isFileBody(body) ? "r+" : "wx");
     try {
-      const parts = bodyParts(body);
-      for (let k = 0; k < parts.length; k += WRITEV_PARTS)
-        await writeParts(file, parts.slice(k, k + WRITEV_PARTS));
+      if (isFileBody(body)) await cutTo(file, body);
+      else {
+        const parts = bodyParts(body);
+        for (let k = 0; k < parts.length; k += WRITEV_PARTS)
+          await writeParts(file, parts.slice(k, k + WRITEV_PARTS));
+      }
       await file.sync();
     } finally {
       await file.close();
@@ -109,6 +124,18 @@ async function writeAtomically(root: string, path: string, body: Body): Promise<
   // New directories are durable only once their parents' entries are: sync up to the root.
   if (created)
     for (let d = dirname(dir); d.length >= root.length && d !== dirname(d); d = dirname(d)) await syncDir(d);
+}
+
+/** A copied file body cut to its length; one shorter than that is an error, never zero-filled. */
+async function cutTo(file: FileHandle, body: FileBody): Promise<void> {
+  const { size } = await file.stat();
+  if (size < body.length)
+    throw new LightedgeError(
+      "internal",
+      "directory-store",
+      `${body.file} has ${size} of ${body.length} bytes`,
+    );
+  if (size > body.length) await file.truncate(body.length);
 }
 
 /** Writes parts at the file's position, one writev; what a short write left, after it. */

@@ -6,7 +6,8 @@ import {
   type S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import { type Body, bodyLength, bodySlice } from "./blob-store.ts";
+import { type Body, bodyLength } from "./blob-store.ts";
+import { readBodyRange } from "./body-io.ts";
 import { sha256Base64 } from "./s3-helpers.ts";
 
 interface Target {
@@ -35,8 +36,9 @@ export async function putMultipart(
     const Parts: CompletedPart[] = [];
     const length = bodyLength(body);
     for (let offset = 0, PartNumber = 1; offset < length; offset += partBytes, PartNumber++) {
-      // One part's bytes at a time (a view of a single buffer, a copy of the parts it spans).
-      const Body = bodySlice(body, offset, Math.min(offset + partBytes, length));
+      // One part's bytes at a time (a view of a single buffer, a copy of the parts it spans, a
+      // read of a file's).
+      const Body = await readBodyRange(body, offset, Math.min(offset + partBytes, length));
       const ChecksumSHA256 = sha256Base64(Body);
       const res = await client.send(
         new UploadPartCommand({

@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MotoServer, startMoto } from "../../test/support/moto.ts";
 import { IMMUTABLE_CACHE_CONTROL } from "./blob-store.ts";
@@ -57,6 +60,15 @@ describe("the S3 store against moto_server", () => {
     await store.put("parts.bin", pieces, { immutable: true });
     expect((await store.stat("parts.bin"))?.size).toBe(big.length);
     expect(Buffer.from((await store.get("parts.bin"))!).equals(big)).toBe(true);
+    // The same bytes from a file, read a part at a time.
+    const dir = await mkdtemp(join(tmpdir(), "lightedge-s3-file-"));
+    try {
+      await writeFile(join(dir, "big.raw"), big);
+      await store.put("file.bin", { file: join(dir, "big.raw"), length: big.length }, { immutable: true });
+      expect(Buffer.from((await store.get("file.bin"))!).equals(big)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("sets immutable Cache-Control on sealed objects and not on the head", async () => {

@@ -6,7 +6,8 @@ import {
   S3Client,
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
-import { type BlobStore, bodyLength, bodySlice } from "./blob-store.ts";
+import { type BlobStore, bodyLength } from "./blob-store.ts";
+import { readBodyRange } from "./body-io.ts";
 import { cacheHeaders, isMissing, sha256Base64, storeError, verifyGetChecksum } from "./s3-helpers.ts";
 import { putMultipart } from "./s3-multipart.ts";
 
@@ -44,7 +45,7 @@ export function createS3Store(config: S3StoreConfig): BlobStore {
       try {
         const length = bodyLength(body);
         if (length > partBytes) return await putMultipart(client, common, body, partBytes);
-        const bytes = bodySlice(body, 0, length);
+        const bytes = await readBodyRange(body, 0, length);
         await client.send(
           new PutObjectCommand({
             ...common,

@@ -1,15 +1,26 @@
-import { readFile, stat } from "node:fs/promises";
-import { type Body, bodyLength, bodyParts } from "./blob-store.ts";
+import { open } from "node:fs/promises";
+import { type Body, bodyLength } from "./blob-store.ts";
+import { bodyChunks } from "./body-io.ts";
 
-/** True when the file exists with exactly these bytes (size checked first, so a miss is cheap). */
+/**
+ * True when the file exists with exactly these bytes (size checked first, so a miss is cheap),
+ * compared a chunk at a time: an object may be hundreds of MB.
+ */
 export async function sameFileContent(path: string, body: Body): Promise<boolean> {
-  const info = await stat(path).catch(() => null);
-  if (!info?.isFile() || info.size !== bodyLength(body)) return false;
-  const file = await readFile(path);
-  let at = 0;
-  for (const part of bodyParts(body)) {
-    if (Buffer.compare(file.subarray(at, at + part.length), part) !== 0) return false;
-    at += part.length;
+  const file = await open(path, "r").catch(() => null);
+  if (file === null) return false;
+  try {
+    const info = await file.stat();
+    if (!info.isFile() || info.size !== bodyLength(body)) return false;
+    let at = 0;
+    for await (const chunk of bodyChunks(body)) {
+      const stored = new Uint8Array(chunk.length);
+      const { bytesRead } = await file.read(stored, 0, chunk.length, at);
+      if (bytesRead !== chunk.length || Buffer.compare(stored, chunk) !== 0) return false;
+      at += chunk.length;
+    }
+    return true;
+  } finally {
+    await file.close();
   }
-  return true;
 }

@@ -21,7 +21,8 @@ describe("the raw-block object", () => {
     const parts = rawBlocksParts(blocks);
     expect(Buffer.concat(parts).equals(encodeRawBlocks(blocks))).toBe(true);
     expect(parts.length).toBe(2 * blocks.length);
-    parts.filter((_, k) => k % 2 === 1).forEach((part, k) => expect(part).toBe(blocks[k]));
+    expect(parts.filter((_, k) => k % 2 === 1)).toEqual(blocks);
+    for (const [k, block] of blocks.entries()) expect(parts[2 * k + 1]).toBe(block);
   });
 
   it("gives the block of one frame read by its span", () => {
