@@ -44,14 +44,15 @@ export function encodeFrames(messages: readonly Uint8Array[]): Uint8Array {
  * for it while it was uploaded.
  */
 export function frameParts(messages: readonly Uint8Array[]): Uint8Array[] {
-  const parts: Uint8Array[] = [];
-  for (const message of messages) {
-    const header = new Uint8Array(FRAME_HEADER_BYTES);
-    header[0] = FLAG_DATA;
-    new DataView(header.buffer).setUint32(1, message.length, false);
-    parts.push(header, message);
-  }
-  return parts;
+  return messages.flatMap((message) => [frameHeader(message.length), message]);
+}
+
+/** The 5-byte header of a data frame whose message has `length` bytes. */
+export function frameHeader(length: number): Uint8Array {
+  const header = new Uint8Array(FRAME_HEADER_BYTES);
+  header[0] = FLAG_DATA;
+  new DataView(header.buffer).setUint32(1, length, false);
+  return header;
 }
 
 /** Splits a buffer of whole frames into [flag, message] pairs; throws on a torn frame. */

@@ -1,6 +1,6 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { FLAG_DATA, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
+import { FRAME_HEADER_BYTES, frameHeader } from "../../proto/frame.ts";
 import type { FileBody } from "../store/index.ts";
 
 /**
@@ -51,11 +51,8 @@ export class RawSpool {
     }
     if (height !== range.first + range.ends.length) return false;
     const at = range.ends.at(-1) ?? 0;
-    const header = new Uint8Array(FRAME_HEADER_BYTES);
-    header[0] = FLAG_DATA;
-    new DataView(header.buffer).setUint32(1, raw.length, false);
     try {
-      writeAllSync(range.fd, header, at);
+      writeAllSync(range.fd, frameHeader(raw.length), at);
       writeAllSync(range.fd, raw, at + FRAME_HEADER_BYTES);
     } catch {
       this.#drop(index);

@@ -5,9 +5,9 @@
  * Why bytes: a chunk in flight costs the node's JSON answer (hex: twice the block bytes), its
  * decoded blocks and their parse. On the dev chain (≈ 72 KB a block) each 50-block chunk in flight
  * added ≈ 15 MB of RSS: 16 chunks peaked at 1,027 MB, 8 at 904 MB, at the same index rate
- * (bench/README.md §Origin memory). Mainnet's 2022–23 spam blocks average ≈ 600 KB (≈ 640 Sapling
- * outputs of 948 bytes each: bench/scale/profile.ts), and a block may be 2 MB (ZIP 200's
- * MAX_BLOCK_SIZE): 16 chunks of 50 would be 0.5–1.6 GB of raw blocks alone. So a chunk holds at
+ * (bench/README.md §The origin at 200,000 blocks). Mainnet's 2022–23 spam blocks average ≈ 600 KB (≈ 640 Sapling
+ * outputs of 948 bytes each: bench/scale/profile.ts), and a block may be 2 MB (zcashd's
+ * MAX_BLOCK_SIZE, 2,000,000 bytes): 16 chunks of 50 would be 0.5–1.6 GB of raw blocks alone. So a chunk holds at
  * most `budgetBytes / MIN_CHUNKS` of blocks (at least one block), and chunks are launched while
  * those in flight are estimated to fit in `budgetBytes` (always at least one).
  *

@@ -7,6 +7,16 @@ import { syntheticRange } from "../../proto/range/testing.ts";
 import { describeBlobStoreContract } from "./blob-store-contract.ts";
 import { createDirectoryStore, TEMP_MAX_AGE_MS } from "./directory-store.ts";
 
+/** Runs `test` on a fresh temp directory, removed afterwards whatever happens. */
+async function inTempRoot(test: (root: string) => Promise<void>): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
+  try {
+    await test(root);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
 describeBlobStoreContract("the directory store", async () => {
   const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
   return { store: createDirectoryStore(root), close: () => rm(root, { recursive: true, force: true }) };
@@ -14,21 +24,17 @@ describeBlobStoreContract("the directory store", async () => {
 
 describe("the directory store on disk", () => {
   it("leaves no temp files behind and ignores stray ones when listing", async () => {
-    const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
-    try {
+    await inTempRoot(async (root) => {
       const store = createDirectoryStore(root);
       await store.put("a/b.bin", new Uint8Array([1, 2, 3]));
       await writeFile(join(root, "a", ".tmp-deadbeef"), "partial");
       expect(await store.list("a/")).toEqual(["a/b.bin"]);
       expect((await readdir(join(root, "a"))).sort()).toEqual([".tmp-deadbeef", "b.bin"]);
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   });
 
   it("writes a body of thousands of parts (more than one writev takes) in order", async () => {
-    const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
-    try {
+    await inTempRoot(async (root) => {
       const store = createDirectoryStore(root);
       // A raw-block object's shape: 1,000 frames of a 5-byte header and a block each.
       const parts = Array.from({ length: 2001 }, (_, k) =>
@@ -36,23 +42,18 @@ describe("the directory store on disk", () => {
       );
       await store.put("r/parts.bin", parts, { immutable: true });
       expect(Buffer.from((await store.get("r/parts.bin"))!).equals(Buffer.concat(parts))).toBe(true);
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   });
 
   it("refuses a file body shorter than its length, and leaves nothing behind", async () => {
-    const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
-    try {
+    await inTempRoot(async (root) => {
       const store = createDirectoryStore(root);
       await writeFile(join(root, "short.raw"), "abc");
       await expect(store.put("r/x.bin", { file: join(root, "short.raw"), length: 4 })).rejects.toThrow(
         /3 of 4 bytes/,
       );
       expect(await readdir(join(root, "r"))).toEqual([]);
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   });
 
   it("refuses keys that would escape its root", async () => {
@@ -65,8 +66,7 @@ describe("the directory store on disk", () => {
 
 describe("damaged range objects on disk", () => {
   it("are reported as corrupt (truncated data) or absent (missing range), never as blocks", async () => {
-    const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
-    try {
+    await inTempRoot(async (root) => {
       const store = createDirectoryStore(root);
       const encoded = encodeSealedRange(syntheticRange({ rangeSize: 10, index: 0 }));
       const keys = rangeKeys("testnet", 10, 0);
@@ -83,16 +83,13 @@ describe("damaged range objects on disk", () => {
       await truncate(join(root, ...keys.meta.split("/")), 100);
       const cutMeta = (await store.get(keys.meta))!;
       expect(() => decodeRangeMeta(cutMeta)).toThrow(expect.objectContaining({ kind: "corrupt" }));
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe("the directory store's leftovers", () => {
   it("sweeps temp files a killed writer left behind when it opens, and only old ones", async () => {
-    const root = await mkdtemp(join(tmpdir(), "lightedge-dir-store-"));
-    try {
+    await inTempRoot(async (root) => {
       await createDirectoryStore(root).put("regtest/x/y.bin", new Uint8Array([1]));
       // What a writer killed between open and rename leaves: a partial temp file, hours old.
       const old = join(root, "regtest", "x", ".tmp-0123456789ab");
@@ -105,8 +102,6 @@ describe("the directory store's leftovers", () => {
       expect(await store.swept).toBe(1);
       expect((await readdir(join(root, "regtest", "x"))).sort()).toEqual(["y.bin"]);
       expect((await readdir(join(root, "regtest"))).sort()).toEqual([".tmp-fedcba987654", "x"]);
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   });
 });
