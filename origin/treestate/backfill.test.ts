@@ -97,6 +97,57 @@ describe("the subtree backfill", () => {
     expect(ledger.get("orchard", 0)?.completingHeight).toBeGreaterThanOrEqual(10);
     expect(ledger.get("ironwood", 0)?.completingHeight).toBeGreaterThanOrEqual(10);
   }, 60_000);
+
+  it("writes a range as soon as its subtree jobs have started, not at the end of the run", async () => {
+    // Each pool's subtree 0 completes at its first block with leaves in range 2 (heights 20..29), so
+    // range 1 is not ready at its own end (19) and is ready at range 2's end (29). Range 2's last
+    // trees are in subtree 1 of every pool, which starts only when the run flushes.
+    const blocks = devBlocks(10, 39);
+    const pools = ["sapling", "orchard", "ironwood"] as const;
+    const leavesOf = (b: BackfillBlock, pool: (typeof pools)[number]) =>
+      ({ sapling: b.saplingCmus, orchard: b.orchardCmxs, ironwood: b.ironwoodCmxs ?? [] })[pool].length;
+    const start = Object.fromEntries(
+      pools.map((pool, seed) => {
+        const completing = blocks.find((b) => b.height >= 20 && leavesOf(b, pool) > 0)!;
+        expect(completing.height).toBeLessThan(29);
+        const before = blocks
+          .filter((b) => b.height <= completing.height)
+          .reduce((n, b) => n + leavesOf(b, pool), 0);
+        return [pool, serializeFinalState(fakeLegacy(65536 - before, seed + 1))];
+      }),
+    ) as Record<(typeof pools)[number], string>;
+    let pulled = 0;
+    const progressAt: Array<{ next: number; pulled: number }> = [];
+    const runner = createSubtreeJobRunner(1);
+    try {
+      await runBackfill({
+        network: "regtest",
+        chainName: "regtest",
+        rangeSize: RANGE,
+        fromIndex: 1,
+        toIndex: 4,
+        start,
+        activations: { sapling: 0, orchard: 0, ironwood: 0 },
+        blocks: async function* (from, to) {
+          for (const b of blocks.filter((b) => b.height >= from && b.height <= to)) {
+            pulled = b.height;
+            yield b;
+          }
+        },
+        runner,
+        ledger: createSubtreeLedger(),
+        write: async () => {},
+        saveProgress: async (next) => void progressAt.push({ next, pulled }),
+      });
+    } finally {
+      await runner.close();
+    }
+    expect(progressAt).toEqual([
+      { next: 2, pulled: 29 },
+      { next: 3, pulled: 39 },
+      { next: 4, pulled: 39 },
+    ]);
+  }, 60_000);
 });
 
 describe("subtree jobs on worker threads", () => {
