@@ -113,6 +113,9 @@ function memoryStore(inner: BlobStore, keys: string[]): Promise<BlobStore> {
     },
     stat: async () => null,
     list: async () => [...objects.keys()].sort(),
+    delete: async (keys) => {
+      for (const k of keys) objects.delete(k);
+    },
   }));
 }
 

@@ -42,6 +42,18 @@ describe("origin configuration", () => {
     expect(() => loadOriginConfig(["--fetch-budget-mib", "0"], env)).toThrow(/--fetch-budget-mib/);
   });
 
+  it("reads how long superseded index levels are kept: minutes (60 unless told), or off", () => {
+    const env = { LIGHTEDGE_NODE_URL: "http://node:1", LIGHTEDGE_NETWORK: "testnet" };
+    expect(loadOriginConfig([], env).supersededGraceMs).toBe(60 * 60_000);
+    expect(loadOriginConfig(["--superseded-grace-minutes", "5"], env).supersededGraceMs).toBe(5 * 60_000);
+    expect(
+      loadOriginConfig([], { ...env, LIGHTEDGE_SUPERSEDED_GRACE_MINUTES: "off" }).supersededGraceMs,
+    ).toBeUndefined();
+    expect(() => loadOriginConfig(["--superseded-grace-minutes", "0"], env)).toThrow(
+      /--superseded-grace-minutes/,
+    );
+  });
+
   it("reads the S3 endpoint and region under one name, the deprecated and AWS names after it", () => {
     const s3 = (argv: string[], env: Record<string, string>) => {
       const config = loadOriginConfig([...base, ...argv], env);

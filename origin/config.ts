@@ -44,6 +44,11 @@ export interface OriginConfig {
    * address indexes, and the history database in the data directory. On unless `--history off`.
    */
   history: boolean;
+  /**
+   * How long index levels no head names any longer stay in the store before they are deleted
+   * (origin/index/level-sweeper.ts); undefined (`off`): kept forever.
+   */
+  supersededGraceMs: number | undefined;
   /** Prometheus /metrics and /healthz; undefined = off. */
   admin?: HostPort;
   /** `origin` only: the RPC listener, TLS, the edge's shared secrets (a list, for rotation), Ping. */
@@ -77,6 +82,7 @@ const options = {
   "poll-ms": { type: "string" },
   "exit-when-synced": { type: "boolean" },
   history: { type: "string" },
+  "superseded-grace-minutes": { type: "string" },
   admin: { type: "string" },
   listen: { type: "string" },
   "tls-cert": { type: "string" },
@@ -111,6 +117,9 @@ indexing:
   --poll-ms N             tip poll interval, ≤ 1000 (500)    LIGHTEDGE_POLL_MS
   --exit-when-synced      exit once everything final is sealed
   --history on|off        raw blocks + tx/address indexes    LIGHTEDGE_HISTORY (default on)
+  --superseded-grace-minutes N|off
+                          delete index levels no head names  LIGHTEDGE_SUPERSEDED_GRACE_MINUTES
+                          after N minutes (60; off = keep)
 operations:
   --admin HOST:PORT|off   /metrics and /healthz (127.0.0.1:9464) LIGHTEDGE_ADMIN
   --progress auto|on|off  progress bar (auto = on a TTY)     LIGHTEDGE_PROGRESS
@@ -184,6 +193,9 @@ export function loadOriginConfig(argv: string[], env: Env = process.env): Readon
     pollMs,
     exitWhenSynced: values["exit-when-synced"] === true,
     history: parseOnOff(pick("history", "LIGHTEDGE_HISTORY") ?? "on", "--history"),
+    supersededGraceMs: parseGraceMinutes(
+      pick("superseded-grace-minutes", "LIGHTEDGE_SUPERSEDED_GRACE_MINUTES") ?? "60",
+    ),
     admin: parseAdmin(pick("admin", "LIGHTEDGE_ADMIN") ?? "127.0.0.1:9464"),
     listen: parseHostPort(pick("listen", "LIGHTEDGE_LISTEN") ?? "127.0.0.1:9067", "--listen"),
     tls: parseTls(pick("tls-cert", "LIGHTEDGE_TLS_CERT"), pick("tls-key", "LIGHTEDGE_TLS_KEY")),
@@ -199,6 +211,16 @@ function parseOnOff(value: string, flag: string): boolean {
   if (value === "on") return true;
   if (value === "off") return false;
   throw new ConfigError(`${flag} must be on or off (got ${JSON.stringify(value)})`);
+}
+
+/**
+ * Minutes as milliseconds, or undefined for "off". At least 1: readers holding the previous head
+ * (the edge keeps its head HEAD_CACHE_SECONDS, a request runs to its deadline) must still find its
+ * levels.
+ */
+function parseGraceMinutes(value: string): number | undefined {
+  if (value === "off") return undefined;
+  return int(value, "--superseded-grace-minutes", 1) * 60_000;
 }
 
 function parseNetwork(value: string | undefined): Network {

@@ -16,11 +16,13 @@ import {
   txIndexShardKey,
   txTableKey,
 } from "../../proto/history/index.ts";
-import { decodeHead, type HeadObject, headKey } from "../../proto/range/index.ts";
+import { decodeHead, type HeadObject, headKey, lookupSealedHash } from "../../proto/range/index.ts";
 import { chainDir, hasChain, readChainHex } from "../../test/support/chain.ts";
 import { testIndexer } from "../../test/support/test-indexer.ts";
 import { parseBlock } from "../chain/index.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
+import type { IndexerOptions } from "../index/index.ts";
+import { headLevelFolders } from "../index/level-sweeper.ts";
 import { auditStore } from "../index/store-audit.ts";
 import { mine, tempDir } from "../index/testing.ts";
 import { createNodeClient } from "../node/index.ts";
@@ -57,7 +59,13 @@ async function corpusNode(): Promise<DevNode> {
 }
 
 /** Indexes the node into `store` until synced; returns the running indexer (stopped at cleanup). */
-async function sync(dev: DevNode, store: BlobStore, dataDir: string, history: boolean) {
+async function sync(
+  dev: DevNode,
+  store: BlobStore,
+  dataDir: string,
+  history: boolean,
+  extra: Partial<IndexerOptions> = {},
+) {
   const t = testIndexer(dev.url, {
     store,
     dataDir,
@@ -67,6 +75,7 @@ async function sync(dev: DevNode, store: BlobStore, dataDir: string, history: bo
     sealDepth: 100,
     hashIndexEpochRanges: EPOCH,
     history,
+    ...extra,
   });
   cleanups.push(() => t.stop());
   await t.indexer.start();
@@ -147,10 +156,24 @@ describe.skipIf(!hasChain)("node-free history, sealed by the indexer (testnet 10
     const dev = await corpusNode();
     const store = createDirectoryStore(dir("store"));
     const dataDir = dir("data");
-    const t = await sync(dev, store, dataDir, true);
+    // No grace: every level a head supersedes is deleted after that head (origin/index/level-sweeper.ts).
+    const t = await sync(dev, store, dataDir, true, { supersededGraceMs: 0 });
     const head = await headOf(store);
     const sealedTip = head.tip!.height;
     expect(sealedTip).toBe(1028599);
+    // What is left of the index levels is what the head names: every lookup below reads them.
+    const named = [...headLevelFolders(head).values()].flatMap((folders) => [...folders]).sort();
+    expect(named.length).toBe(6);
+    const stored = new Set<string>();
+    for (const kind of ["hash", "txid", "taddr"])
+      for (const key of await store.list(`v1/testnet/r${RANGE}/${kind}/`))
+        stored.add(key.split("/").slice(0, 5).join("/") + "/");
+    expect([...stored].sort()).toEqual(named);
+    for (const height of [FROM, FROM + 77, sealedTip]) {
+      const block = parseBlock(readChainHex(`blocks/testnet/${height}.hex`), { strictV6: false });
+      const found = await lookupSealedHash({ read: (k, span) => store.get(k, span) }, head, block.wireHash);
+      expect(found.indexed && found.found?.height).toBe(height);
+    }
     // The tail's raw bytes wait in the spool (raw-spool.ts), a file per range; sealed ranges' are gone.
     const spooled = (await readdir(join(dataDir, "raw-spool"))).map((f) => Number(f.split(".")[0]));
     expect(spooled.length).toBeGreaterThan(0);

@@ -42,6 +42,7 @@ export function indexerFromConfig(
     fromHeight: config.fromHeight,
     pollMs: config.pollMs,
     history: config.history,
+    supersededGraceMs: config.supersededGraceMs,
     log: parts.log,
     metrics: parts.metrics,
     hooks: parts.hooks,

@@ -20,6 +20,7 @@ import { codecOptions } from "./codec-options.ts";
 import { IndexerConfigError, isConfigurationError } from "./config-error.ts";
 import { deferredSealer } from "./deferred-sealer.ts";
 import { type FollowState, followStep, type IndexHooks } from "./follow-step.ts";
+import { createLevelSweeper } from "./level-sweeper.ts";
 import { createRateMeter } from "./rate-meter.ts";
 import type { HealthReport, IndexMetrics } from "./reporting.ts";
 import { backoffMs, isTransient, retrying, sleep } from "./retry.ts";
@@ -71,6 +72,11 @@ export interface IndexerOptions {
    * directory. Off (the default here; `lightedge origin` turns it on): heads name none.
    */
   history?: boolean;
+  /**
+   * How long index levels a head no longer names stay in the store before they are deleted
+   * (level-sweeper.ts); undefined: kept forever.
+   */
+  supersededGraceMs?: number;
 }
 
 export interface IndexerStatus {
@@ -454,6 +460,15 @@ class NodeIndexer implements Indexer {
           });
     const head = result.head;
     this.#head = head;
+    const sweeper =
+      o.supersededGraceMs === undefined
+        ? undefined
+        : createLevelSweeper({
+            store: o.store,
+            graceMs: o.supersededGraceMs,
+            onError: (err) =>
+              o.log.warn({ err }, "deleting superseded index levels failed; trying again later"),
+          });
     const sealedTip = head?.tip
       ? { height: head.tip.height, wireHash: wireHashOf(head.tip.displayHash) }
       : undefined;
@@ -481,6 +496,7 @@ class NodeIndexer implements Indexer {
         rangeObjects: o.hooks?.rangeObjects,
         hashIndex: result.hashIndex,
         hashIndexEpochRanges: o.hashIndexEpochRanges,
+        sweeper,
         history: writer && {
           writer,
           complete: (blocks) =>

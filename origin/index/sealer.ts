@@ -17,6 +17,7 @@ import type { NodeInfoSource } from "../node/ports.ts";
 import { type BlobStore, type Body, bodyLength } from "../store/index.ts";
 import { codecOptions } from "./codec-options.ts";
 import { headLightdInfo } from "./head-info.ts";
+import type { LevelSweeper } from "./level-sweeper.ts";
 import { retrying } from "./retry.ts";
 import type { IndexedBlock, Tail } from "./tail.ts";
 
@@ -48,6 +49,8 @@ export interface SealerOptions {
    * index levels every head names. Off: heads name no history.
    */
   history?: SealerHistory;
+  /** Deletes the index levels heads no longer name, after their grace (level-sweeper.ts). */
+  sweeper?: LevelSweeper;
 }
 
 export interface SealerHistory {
@@ -165,6 +168,8 @@ export function createSealer(options: SealerOptions): Sealer {
     await writeHead(next);
     writer?.baseStored(rangeCount);
     options.onSealed(next);
+    // In the head chain: no index object of a later head is being written while it deletes.
+    await options.sweeper?.afterHead(next);
   };
 
   const writeHead = async (next: HeadObject) => {
@@ -224,9 +229,12 @@ export function createSealer(options: SealerOptions): Sealer {
     async refreshHead(maxAgeMs) {
       if (head === null || inFlight.size > 0 || Date.now() - headWrittenAt < maxAgeMs) return;
       const current = head;
-      headChain = headChain.then(async () =>
-        writeHead({ ...current, updatedAt: new Date().toISOString(), lightdInfo: await lightdInfo() }),
-      );
+      headChain = headChain.then(async () => {
+        await writeHead({ ...current, updatedAt: new Date().toISOString(), lightdInfo: await lightdInfo() });
+        // A store following the tip writes a head per range (≈ a day on mainnet): the idle
+        // refresh is when most levels' grace runs out.
+        await options.sweeper?.afterHead(head!);
+      });
       await headChain;
     },
     async flush() {

@@ -85,6 +85,25 @@ export function describeBlobStoreContract(
       expect(await store.list("v1/regtest/")).toEqual([]);
     });
 
+    it("deletes the objects named, takes an absent key as already deleted, and keeps the rest", async () => {
+      const level = "v1/testnet/r10/txid/00000000-00000003/";
+      const keys = [`${level}0000.bin`, `${level}0001.bin`, `${level}0002.bin`];
+      for (const k of keys) await store.put(k, new Uint8Array([7]), { immutable: true });
+      await store.put("v1/testnet/r10/txid/00000000-00000006/0000.bin", new Uint8Array([8]), {
+        immutable: true,
+      });
+      await store.delete([keys[0]!, keys[1]!, `${level}0009.bin`]);
+      expect(await store.list("v1/testnet/r10/txid/")).toEqual([
+        keys[2],
+        "v1/testnet/r10/txid/00000000-00000006/0000.bin",
+      ]);
+      expect(await store.get(keys[0]!)).toBeNull();
+      await store.delete([keys[2]!, "v1/testnet/r10/txid/00000000-00000006/0000.bin"]);
+      await store.delete([]);
+      expect(await store.list("v1/testnet/r10/txid/")).toEqual([]);
+      expect(await store.get("v1/testnet/r10/00000001.full.bin")).toEqual(bytes);
+    });
+
     it("holds a sealed range whose every section verifies after read-back", async () => {
       const encoded = encodeSealedRange(syntheticRange({ rangeSize: 30, index: 4 }));
       const keys = rangeKeys("testnet", 30, 4);

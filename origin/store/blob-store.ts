@@ -15,6 +15,12 @@ export interface BlobStore {
   stat(key: string): Promise<BlobInfo | null>;
   /** Every key starting with `prefix`, sorted. For bootstrap and audits, never the read path. */
   list(prefix: string): Promise<string[]>;
+  /**
+   * Removes these objects; a key already absent is no error. Only for objects no head names any
+   * longer (superseded index levels, origin/index/level-sweeper.ts): sealed objects are never
+   * deleted.
+   */
+  delete(keys: readonly string[]): Promise<void>;
 }
 
 /**

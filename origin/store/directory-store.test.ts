@@ -56,6 +56,20 @@ describe("the directory store on disk", () => {
     });
   });
 
+  it("removes a folder with its last object, and keeps one that holds anything else", async () => {
+    await inTempRoot(async (root) => {
+      const store = createDirectoryStore(root);
+      await store.put("i/txid/00-03/0000.bin", new Uint8Array([1]));
+      await store.put("i/txid/00-03/0001.bin", new Uint8Array([1]));
+      await store.put("i/txid/00-06/0000.bin", new Uint8Array([1]));
+      await writeFile(join(root, "i", "txid", "00-06", ".tmp-deadbeef"), "a writer's");
+      await store.delete(["i/txid/00-03/0000.bin", "i/txid/00-03/0001.bin", "i/txid/00-06/0000.bin"]);
+      expect(await readdir(join(root, "i", "txid"))).toEqual(["00-06"]);
+      expect(await readdir(join(root, "i", "txid", "00-06"))).toEqual([".tmp-deadbeef"]);
+      await expect(store.delete(["../outside.bin"])).rejects.toThrow();
+    });
+  });
+
   it("refuses keys that would escape its root", async () => {
     const store = createDirectoryStore(join(tmpdir(), "lightedge-never-created"));
     for (const key of ["../x", "a/../../x", "/etc/passwd", "a//b", "a/.tmp-x", ""]) {

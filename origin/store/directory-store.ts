@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
-import { copyFile, type FileHandle, lstat, mkdir, open, readdir, rename, rm } from "node:fs/promises";
+import { copyFile, type FileHandle, lstat, mkdir, open, readdir, rename, rm, rmdir } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
@@ -68,6 +68,17 @@ export function createDirectoryStore(root: string, options: DirectoryStoreOption
       const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
       const keys = await walk(root, join(root, ...folder.split("/").filter(Boolean)));
       return keys.filter((k) => k.startsWith(prefix)).sort();
+    },
+    async delete(keys) {
+      const folders = new Set<string>();
+      for (const key of keys) {
+        const path = pathOf(key);
+        await rm(path, { force: true });
+        folders.add(dirname(path));
+      }
+      // A level's folder goes with its last object: an emptied folder per superseded level would
+      // pile up for as long as the store lives. A folder still holding something stays.
+      for (const folder of folders) if (folder !== root) await rmdir(folder).catch(() => {});
     },
     swept,
   };

@@ -71,6 +71,18 @@ describe("the S3 store against moto_server", () => {
     }
   });
 
+  it("deletes more keys than one DeleteObjects call takes", async () => {
+    const store = createS3Store(await freshConfig({ prefix: "p/" }));
+    const keys = Array.from({ length: 1_003 }, (_, i) => `level/${String(i).padStart(4, "0")}.bin`);
+    for (let i = 0; i < keys.length; i += 100)
+      await Promise.all(
+        keys.slice(i, i + 100).map((k) => store.put(k, new Uint8Array([1]), { immutable: true })),
+      );
+    await store.put("kept.bin", new Uint8Array([2]), { immutable: true });
+    await store.delete(keys);
+    expect(await store.list("")).toEqual(["kept.bin"]);
+  }, 60_000);
+
   it("sets immutable Cache-Control on sealed objects and not on the head", async () => {
     const config = await freshConfig();
     const store = createS3Store(config);

@@ -1,4 +1,5 @@
 import {
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
@@ -99,8 +100,31 @@ export function createS3Store(config: S3StoreConfig): BlobStore {
       }
       return keys.sort();
     },
+    async delete(keys) {
+      // DeleteObjects takes at most 1,000 keys a call; an absent key is reported deleted (S3 API
+      // reference, DeleteObjects), so only real failures come back in `Errors`.
+      for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+        const batch = keys.slice(i, i + DELETE_BATCH);
+        try {
+          const res = await client.send(
+            new DeleteObjectsCommand({
+              Bucket,
+              Delete: { Objects: batch.map((k) => ({ Key: full(k) })), Quiet: true },
+            }),
+          );
+          const failed = res.Errors?.[0];
+          if (failed)
+            throw new Error(`${failed.Key}: ${failed.Code ?? "error"} ${failed.Message ?? ""}`.trim());
+        } catch (err) {
+          throw storeError(`delete ${batch[0]} (+${batch.length - 1})`, err);
+        }
+      }
+    },
   };
 }
+
+/** Keys per DeleteObjects call: the API's limit. */
+const DELETE_BATCH = 1000;
 
 function clientConfig(config: S3StoreConfig): S3ClientConfig {
   return {
