@@ -28,6 +28,11 @@ export interface SealerOptions {
   rangeSize: number;
   /** Ranges uploading at once (bounds memory during initial sync). */
   maxInFlight: number;
+  /**
+   * Projection bytes of the ranges uploading at once, at most (one range always goes, whatever
+   * its size); default DEFAULT_UPLOAD_BUDGET_BYTES.
+   */
+  uploadBudgetBytes?: number;
   /** The head found in the store at start (after bootstrap checks), or null. */
   head: HeadObject | null;
   /** First height of the first range when the store has no head yet. */
@@ -75,6 +80,23 @@ export interface Sealer {
 const INFO_MAX_AGE_MS = 5_000;
 
 /**
+ * A range's blocks stay in the tail until its head is written, and its encoding doubles them while
+ * it uploads, so every range in flight holds ≈ twice its projections. The mainnet-shaped ranges of
+ * bench/scale (range.ts at payload scale 1) carry 2–3 MB of them in ordinary eras, and 183 MB in
+ * the 2022–23 spam (≈ 640 Sapling outputs a block): 4 spam ranges in flight would hold ≈ 1.5 GB.
+ * 64 MiB lets one spam range go at a time and leaves the count cap to ordinary ones.
+ */
+export const DEFAULT_UPLOAD_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/** The bytes a range's projections take in memory (what its upload holds twice). */
+export function projectionBytes(blocks: readonly IndexedBlock[]): number {
+  let n = 0;
+  for (const b of blocks)
+    n += b.messages.full.length + b.messages.shielded.length + b.messages.nullifiers.length;
+  return n;
+}
+
+/**
  * Seals finalized ranges: encodes each once, uploads its data objects then its metadata, and only
  * then moves the head (in range order; a crash in between leaves unreferenced objects that the
  * next run rewrites identically). Several ranges may upload at once; heads are written in order,
@@ -87,6 +109,8 @@ export function createSealer(options: SealerOptions): Sealer {
     (head ? head.firstHeight + head.rangeCount * options.rangeSize : firstHeight) / options.rangeSize;
   let headChain: Promise<void> = Promise.resolve();
   const inFlight = new Set<Promise<void>>();
+  const uploadBudget = options.uploadBudgetBytes ?? DEFAULT_UPLOAD_BUDGET_BYTES;
+  let inFlightBytes = 0;
   const uploadedRanges = new Set<number>();
   let headWrittenAt = Date.now();
   let failure: { error: unknown } | undefined;
@@ -178,7 +202,7 @@ export function createSealer(options: SealerOptions): Sealer {
     headWrittenAt = Date.now();
   };
 
-  const start = (index: number, blocks: IndexedBlock[], history: HistoryRange | undefined) => {
+  const start = (index: number, blocks: IndexedBlock[], history: HistoryRange | undefined, bytes: number) => {
     const entries = blockHashEntries(blocks);
     // Applied to the history database here, synchronously and in range order (uploads overlap).
     const historyObjects = history ? options.history!.writer.sealRange(index, history) : [];
@@ -197,10 +221,15 @@ export function createSealer(options: SealerOptions): Sealer {
       .then((ends) => advanceHead(index, blocks[blocks.length - 1]!, entries, ends));
     const task = headChain;
     inFlight.add(task);
+    inFlightBytes += bytes;
     task.then(
-      () => inFlight.delete(task),
+      () => {
+        inFlight.delete(task);
+        inFlightBytes -= bytes;
+      },
       (error: unknown) => {
         inFlight.delete(task);
+        inFlightBytes -= bytes;
         failure ??= { error };
       },
     );
@@ -217,11 +246,16 @@ export function createSealer(options: SealerOptions): Sealer {
           (tail.last()?.height ?? -1) < last
         )
           break;
-        while (inFlight.size >= options.maxInFlight) await Promise.race(inFlight).catch(() => {});
-        if (failure) throw failure.error;
         const blocks = tail.slice(first, last);
+        const bytes = projectionBytes(blocks);
+        while (
+          inFlight.size >= options.maxInFlight ||
+          (inFlight.size > 0 && inFlightBytes + bytes > uploadBudget)
+        )
+          await Promise.race(inFlight).catch(() => {});
+        if (failure) throw failure.error;
         const history = options.history ? await options.history.complete(blocks) : undefined;
-        start(nextIndex, blocks, history);
+        start(nextIndex, blocks, history, bytes);
         nextIndex++;
       }
       if (failure) throw failure.error;

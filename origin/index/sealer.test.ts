@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { syntheticRange } from "../../proto/range/testing.ts";
+import { createDevNode } from "../devnode/index.ts";
+import { createNodeClient } from "../node/index.ts";
+import { type BlobStore, createDirectoryStore } from "../store/index.ts";
+import { createSealer, projectionBytes } from "./sealer.ts";
+import { createTail, type Tail } from "./tail.ts";
+import { tempDir } from "./testing.ts";
+
+const RANGE = 10;
+const RANGES = 6;
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** Ranges 0..RANGES−1 of synthetic blocks (chained hashes, ≈ 9 KB of projections a block) in a tail. */
+function tailOfRanges(): Tail {
+  const tail = createTail();
+  for (let index = 0; index < RANGES; index++)
+    for (const block of syntheticRange({ network: "regtest", rangeSize: RANGE, index }).blocks)
+      tail.append(block);
+  return tail;
+}
+
+/**
+ * A directory store whose range data uploads take a while, counting how many ranges upload at
+ * once (a range's `.full.bin` put runs from its upload's start to its end).
+ */
+function slowStore(root: string): { store: BlobStore; most: () => number } {
+  const inner = createDirectoryStore(root);
+  let now = 0;
+  let most = 0;
+  return {
+    most: () => most,
+    store: {
+      ...inner,
+      async put(key, body, opts) {
+        if (!key.endsWith(".full.bin")) return inner.put(key, body, opts);
+        most = Math.max(most, ++now);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          await inner.put(key, body, opts);
+        } finally {
+          now--;
+        }
+      },
+    },
+  };
+}
+
+describe("the sealer's uploads in flight", () => {
+  async function sealAll(
+    uploadBudgetBytes: number | undefined,
+  ): Promise<{ most: number; rangeBytes: number }> {
+    const dev = await createDevNode({ synthetic: { blocks: 5, seed: "sealer" }, network: "regtest" });
+    await dev.ready;
+    cleanups.push(() => dev.close());
+    const node = createNodeClient({ url: dev.url, retries: 0, timeoutMs: 5000 });
+    cleanups.push(() => node.close());
+    const dir = tempDir("lightedge-sealer-");
+    cleanups.push(() => dir.remove());
+    const { store, most } = slowStore(dir.path);
+    const tail = tailOfRanges();
+    const sealed: number[] = [];
+    const sealer = createSealer({
+      store,
+      info: node,
+      network: "regtest",
+      rangeSize: RANGE,
+      maxInFlight: 4,
+      uploadBudgetBytes,
+      head: null,
+      firstHeight: 0,
+      onUploaded: () => {},
+      onSealed: (head) => sealed.push(head.rangeCount),
+      onStoreError: (err) => {
+        throw err;
+      },
+    });
+    await sealer.sealReady(tail, RANGES * RANGE - 1);
+    await sealer.flush();
+    expect(sealer.head()?.rangeCount).toBe(RANGES);
+    expect(sealed[sealed.length - 1]).toBe(RANGES);
+    return { most: most(), rangeBytes: projectionBytes(tail.slice(0, RANGE - 1)) };
+  }
+
+  it("holds to the count when ranges are small, and to one range at a time when each fills the byte budget", async () => {
+    const small = await sealAll(undefined);
+    expect(small.rangeBytes).toBeLessThan(1_000_000);
+    expect(small.most).toBe(4);
+    const big = await sealAll(Math.floor(small.rangeBytes * 1.5));
+    expect(big.most).toBe(1);
+    const two = await sealAll(Math.floor(small.rangeBytes * 2.5));
+    expect(two.most).toBe(2);
+  }, 60_000);
+
+  it("lets a range larger than the whole budget go alone rather than never", async () => {
+    const { most } = await sealAll(1);
+    expect(most).toBe(1);
+  }, 60_000);
+});
