@@ -19,6 +19,11 @@ export interface EdgeServices {
   origin(network: string): OriginClient | undefined;
   /** Cache API hits and misses of this isolate, when the layer is on. */
   cacheCounters?: CacheCounters;
+  /**
+   * The first range index whose data objects go through the Cache API (a miss streams the read into
+   * a put: two connections while it fills); undefined when none do.
+   */
+  hotFrom(network: string, rangeSize: number): number | undefined;
   /** Where hidden (Internal) error causes go. */
   log(err: unknown): void;
 }
@@ -40,16 +45,12 @@ function buildServices(env: Env): EdgeServices {
   const cache = config.cacheHotRanges === null ? undefined : defaultCache();
   let heads: HeadSource | undefined;
   const hot = config.cacheHotRanges ?? 0;
-  const cached =
-    cache === undefined
-      ? undefined
-      : createCachedReader(store, cache, {
-          hotFrom(network, rangeSize) {
-            const head = heads?.peek(network);
-            if (hot === 0 || !head?.tip || head.rangeSize !== rangeSize) return undefined;
-            return lastRangeIndex(head) - hot + 1;
-          },
-        });
+  const hotFrom = (network: string, rangeSize: number) => {
+    const head = heads?.peek(network);
+    if (cache === undefined || hot === 0 || !head?.tip || head.rangeSize !== rangeSize) return undefined;
+    return lastRangeIndex(head) - hot + 1;
+  };
+  const cached = cache === undefined ? undefined : createCachedReader(store, cache, { hotFrom });
   const reader: ObjectReader = cached ?? store;
   heads = createHeadSource(reader, config.headCacheMs);
   const origins = new Map<string, OriginClient>();
@@ -60,6 +61,7 @@ function buildServices(env: Env): EdgeServices {
     reader,
     heads,
     cacheCounters: cached?.counters,
+    hotFrom,
     ranges: createRangeReaders(reader),
     origin: (network) => origins.get(network),
     log: (err) =>

@@ -1,5 +1,5 @@
 import { createReadStream, statSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, normalize } from "node:path";
 import { spawnServer } from "./spawn.ts";
@@ -11,12 +11,25 @@ import { spawnServer } from "./spawn.ts";
  * as a deployed Worker, whose storage is a remote service. This process's CPU is counted apart,
  * as the static baseline's is.
  */
-export function spawnStoreServer(storeDir: string) {
-  return spawnServer("store", [process.execPath, new URL(import.meta.url).pathname, storeDir]);
+export function spawnStoreServer(storeDir: string, options: { latencyMs?: number } = {}) {
+  return spawnServer("store", [
+    process.execPath,
+    new URL(import.meta.url).pathname,
+    storeDir,
+    String(options.latencyMs ?? 0),
+  ]);
 }
 
-function main(root: string): void {
+/**
+ * `latencyMs` > 0 holds each response's headers that long: a remote store's time to first byte
+ * (R2 publishes no latency figure; the scale scenario assumes 20 ms), which a local process lacks.
+ */
+function main(root: string, latencyMs: number): void {
   const server = createServer((req, res) => {
+    if (latencyMs > 0) setTimeout(() => answer(req, res), latencyMs);
+    else answer(req, res);
+  });
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     const key = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(
       /^\/+/,
@@ -51,7 +64,7 @@ function main(root: string): void {
     res.writeHead(200, { "content-length": String(size), etag });
     if (req.method === "HEAD") return void res.end();
     createReadStream(path, { highWaterMark: 1 << 20 }).pipe(res);
-  });
+  };
   server.keepAliveTimeout = 60_000;
   server.listen(0, "127.0.0.1", () => {
     const { port } = server.address() as AddressInfo;
@@ -59,4 +72,5 @@ function main(root: string): void {
   });
 }
 
-if (process.argv[1] === new URL(import.meta.url).pathname) main(process.argv[2]!);
+if (process.argv[1] === new URL(import.meta.url).pathname)
+  main(process.argv[2]!, Number(process.argv[3] ?? 0));

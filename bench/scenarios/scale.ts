@@ -23,6 +23,8 @@ import type { Scenario } from "../scenario.ts";
 
 const SAPLING_ACTIVATION = 419_200;
 const PER_REQUEST = 10_000;
+/** The assumed time to first byte of a remote store's reads (the latency pass of the download). */
+const STORE_LATENCY_MS = 20;
 const NETWORK = "mainnet";
 /** The bootstrap bucket's payload scale: bootstrap reads metadata only, so payload only costs time. */
 const BOOTSTRAP_PAYLOAD_SCALE = 0.002;
@@ -344,9 +346,39 @@ export const scenario: Scenario = {
               await e.stop();
             }
           }
+          // The same download with every store read's first byte STORE_LATENCY_MS away: a deployed
+          // Worker's storage is a remote service, the local store server answers in well under a
+          // millisecond. What the reads started ahead of the one being sent hide
+          // (edge/blocks/stream-segments.ts SEALED_READ_CONNECTIONS).
+          const far = await spawnStoreServer(storeDir, { latencyMs: STORE_LATENCY_MS });
+          try {
+            const e = await startEdgeFixture({
+              runtime: "miniflare",
+              persist,
+              networks: NETWORK,
+              originUrl: origin.url,
+              originSecret: BENCH_ORIGIN_SECRET,
+              storePublicUrl: far.url,
+              log: ctx.log,
+            });
+            try {
+              const name = `edgeMiniflare.storeLatency${STORE_LATENCY_MS}ms`;
+              const m = await download(name, e.url, [e.pid], false);
+              f[`scale.walletDownload.${name}.vsStatic`] = round(m.MBps / Math.max(base.MBps, 1e-9), 3);
+            } finally {
+              await e.stop();
+            }
+          } finally {
+            await far.stop();
+          }
         } finally {
           rmSync(persist, { recursive: true, force: true });
         }
+        ctx.report.notes.push(
+          `scale.walletDownload.edgeMiniflare.storeLatency${STORE_LATENCY_MS}ms: the same, a new isolate, ` +
+            `with the store server holding every response's headers ${STORE_LATENCY_MS} ms (an assumed ` +
+            "remote store's time to first byte; R2 publishes none).",
+        );
         ctx.report.notes.push(
           "scale.walletDownload.edgeMiniflare: the edge under Miniflare reading the store from a separate " +
             "server process (Worker alone, bench/lib/store-server.ts); scale.walletDownload.edge: wrangler dev " +

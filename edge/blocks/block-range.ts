@@ -138,6 +138,7 @@ async function planRangeStream(
     ranges: s.ranges(network, extent.rangeSize),
     ascending: start <= end,
     endsLevels: head === null ? [] : headEndsLevels(head),
+    hotFrom: s.hotFrom(network, extent.rangeSize),
     deadline,
     endError,
   };

@@ -22,6 +22,8 @@ export interface RangeStream {
   ascending: boolean;
   /** The head's range-ends levels: whole ranges they cover are read without metadata. */
   endsLevels: readonly HashIndexLevel[];
+  /** The first range whose reads may fill the Cache API (EdgeServices.hotFrom); undefined: none. */
+  hotFrom?: number;
   /** The client's deadline: checked between segments. */
   deadline: Deadline;
   /** An error to end with after every segment is sent (a range past the tip: OutOfRange). */
@@ -34,29 +36,65 @@ export type Piece =
   | { kind: "origin"; segment: OpenedOriginSegment };
 
 /**
- * The segments of a stream in order, ready to send. The next sealed read is started while the
- * current one is sent, so storage latency overlaps with sending (2 open reads at most, within the
- * 6 connections a Worker may hold). The deadline is checked between segments. Reads and origin
+ * Connections the sealed reads of one stream hold at once: the read being sent and those started
+ * after it. A storage read's first byte takes a round trip (tens of milliseconds to R2 from a data
+ * center) while sending an ordinary mainnet range object takes a few, so with one read ahead a
+ * wallet download waits out most round trips one by one. Workers allow 6 simultaneous connections
+ * per invocation, and on a deadlock cancel the least recently used (docs/workers-platform.md): a
+ * read holds one, a read of a hot range that misses the Cache API holds two while it fills (its
+ * read streams into the cache's put, edge/store/cached-reader.ts), and the origin's tail stream
+ * and a metadata or range-ends read need the rest. So 4 reads of older ranges, 2 of hot ones.
+ */
+export const SEALED_READ_CONNECTIONS = 4;
+
+/** The connections a sealed read of range `index` may hold (`hotFrom`: see RangeStream). */
+export function readConnections(index: number, hotFrom: number | undefined): number {
+  return hotFrom !== undefined && index >= hotFrom ? 2 : 1;
+}
+
+/**
+ * The segments of a stream in order, ready to send. The next sealed reads are started while the
+ * current one is sent, as many as SEALED_READ_CONNECTIONS allows (always the next one), so storage
+ * latency overlaps with sending. A started read is a stream not yet consumed: a descending range
+ * still buffers one object at a time. The deadline is checked between segments. Reads and origin
  * streams left open by an error or an early return are released. Ends with `endError` if set.
  */
 export async function* segmentPieces(stream: RangeStream, pipeWhole = false): AsyncGenerator<Piece> {
   const { segments, opened, source, ranges } = stream;
   const signal = stream.deadline.signal;
-  const prepare = (i: number): Promise<SealedRead> | undefined => {
-    const seg = segments[i];
-    if (seg?.kind !== "sealed") return undefined;
-    const read = startSealedRead(ranges, source, seg.from, seg.to, pipeWhole, stream.endsLevels);
-    read.catch(() => {});
-    return read;
+  /** Reads started and not yet sent, by segment index, with the connections each may hold. */
+  const started = new Map<number, { read: Promise<SealedRead>; connections: number }>();
+  let prepared = -1;
+  /** Starts the reads after `current` that fit beside the open ones (at least the next one). */
+  const prepareFrom = (current: number) => {
+    let open = 0;
+    for (const r of started.values()) open += r.connections;
+    while (prepared + 1 < segments.length) {
+      const seg = segments[prepared + 1]!;
+      if (seg.kind !== "sealed") {
+        prepared++;
+        continue;
+      }
+      const connections = readConnections(seg.index, stream.hotFrom);
+      if (prepared + 1 > current + 1 && open + connections > SEALED_READ_CONNECTIONS) return;
+      prepared++;
+      const read = startSealedRead(ranges, source, seg.from, seg.to, pipeWhole, stream.endsLevels);
+      read.catch(() => {});
+      started.set(prepared, { read, connections });
+      open += connections;
+    }
   };
-  let next = prepare(0);
   let done = false;
+  let sending = -1;
   try {
     for (let i = 0; i < segments.length; i++) {
+      sending = i;
       // Between segments (a native pipe cannot be stopped and still end the stream with a status).
       signal.throwIfAborted();
-      const current = next;
-      next = prepare(i + 1);
+      // The read sent before this one is done: its connections are free.
+      started.delete(i - 1);
+      prepareFrom(i);
+      const current = started.get(i)?.read;
       const seg = segments[i]!;
       if (current !== undefined)
         yield { kind: "sealed", read: await beforeDeadline(signal, current), from: seg.from, to: seg.to };
@@ -65,7 +103,9 @@ export async function* segmentPieces(stream: RangeStream, pipeWhole = false): As
     done = true;
   } finally {
     if (!done) {
-      void next?.then((r) => r.body.cancel()).catch(() => {});
+      // The one being sent when it stopped is its sender's to cancel; the ones ahead are ours.
+      for (const [index, { read }] of started)
+        if (index > sending) void read.then((r) => r.body.cancel()).catch(() => {});
       for (const o of opened.values()) void o.rest.return(undefined);
     }
   }
