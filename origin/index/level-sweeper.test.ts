@@ -147,6 +147,26 @@ describe("the superseded index level sweeper", () => {
     );
   });
 
+  it("deletes about keysPerSweep objects a call, a folder at a time, and the rest at later calls", async () => {
+    for (const count of [1, 2, 3]) await writeLevels(store, headOf(count));
+    const s = createLevelSweeper({
+      store,
+      graceMs: 0,
+      keysPerSweep: 3,
+      now: () => clock,
+      onError: (e) => errors.push(e),
+    });
+    await s.afterHead(headOf(3));
+    await settle();
+    // Six superseded folders of two objects each: two a call (the second goes past the budget).
+    const calls: number[] = [];
+    for (let i = 0; i < 4; i++) calls.push((await s.afterHead(headOf(3))).deleted.length);
+    expect(calls).toEqual([2, 2, 2, 0]);
+    expect(await folders(store)).toEqual(
+      ["hash", "taddr", "txid"].map((k) => `${DIR}${k}/00000000-00000002`),
+    );
+  });
+
   it("reports a failed deletion and tries it again after the next head", async () => {
     await writeLevels(store, headOf(1));
     await writeLevels(store, headOf(2));

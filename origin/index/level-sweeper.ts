@@ -24,6 +24,8 @@ export interface LevelSweeperOptions {
   store: Pick<BlobStore, "list" | "delete">;
   /** How long a superseded folder stays readable. */
   graceMs: number;
+  /** Objects deleted per call, about (default KEYS_PER_SWEEP). */
+  keysPerSweep?: number;
   /** A listing or deletion failed: the sweeper tries again after the next head. */
   onError(err: unknown): void;
   now?: () => number;
@@ -37,6 +39,13 @@ export interface LevelSweeper {
    */
   afterHead(head: HeadObject): Promise<{ deleted: string[] }>;
 }
+
+/**
+ * Objects deleted per call, about (a folder is never split): the sweep runs in the sealer's head
+ * chain, so a store that piled up superseded levels for a long time (tens of thousands of shards)
+ * is cleaned over several heads and idle refreshes, not while one head waits for all of it.
+ */
+const KEYS_PER_SWEEP = 10_000;
 
 /** The index kinds whose levels live in per-span folders (proto/range/keys.ts levelObjectKey). */
 const KINDS = ["hash", "txid", "taddr"] as const;
@@ -112,11 +121,14 @@ export function createLevelSweeper(o: LevelSweeperOptions): LevelSweeper {
       for (const [kind, folders] of previous ?? []) if (live.has(kind)) for (const f of folders) note(f);
       previous = live;
       const deleted: string[] = [];
+      let keys = 0;
       for (const [folder, since] of superseded) {
         if (isLive(folder)) superseded.delete(folder);
-        else if (at - since >= o.graceMs) {
+        else if (at - since >= o.graceMs && keys < (o.keysPerSweep ?? KEYS_PER_SWEEP)) {
           try {
-            await o.store.delete(await o.store.list(folder));
+            const inFolder = await o.store.list(folder);
+            await o.store.delete(inFolder);
+            keys += inFolder.length;
             superseded.delete(folder);
             deleted.push(folder);
           } catch (err) {

@@ -10,11 +10,11 @@ import {
 import { parseBlock } from "../chain/index.ts";
 import { createDevChain } from "../devnode/chain.ts";
 import { createOrchardBigintHasher } from "../trees/orchard-hasher-bigint.ts";
-import { runBackfill } from "./backfill.ts";
+import { type BackfillOptions, runBackfill } from "./backfill.ts";
 import type { BackfillBlock } from "./backfill-source.ts";
 import { createSubtreeJobRunner } from "./backfill-workers.ts";
 import { runSubtreeJob } from "./subtree-job.ts";
-import { createSubtreeLedger } from "./subtree-ledger.ts";
+import { createSubtreeLedger, type SubtreeLedger } from "./subtree-ledger.ts";
 import { fakeLegacy, fakeNode, naiveAppend } from "./testing.ts";
 
 const RANGE = 10;
@@ -39,6 +39,43 @@ function devBlocks(from: number, to: number): BackfillBlock[] {
   return out;
 }
 
+/**
+ * runBackfill from range 1 over `blocks` (ranges of RANGE, every pool active from height 0) on one
+ * worker thread; `onPull` sees each block as the backfill takes it.
+ */
+async function backfillOver(
+  blocks: BackfillBlock[],
+  o: Pick<BackfillOptions, "toIndex" | "start" | "write" | "saveProgress"> & {
+    ledger?: SubtreeLedger;
+    onPull?: (height: number) => void;
+  },
+): Promise<void> {
+  const runner = createSubtreeJobRunner(1);
+  try {
+    await runBackfill({
+      network: "regtest",
+      chainName: "regtest",
+      rangeSize: RANGE,
+      fromIndex: 1,
+      toIndex: o.toIndex,
+      start: o.start,
+      activations: { sapling: 0, orchard: 0, ironwood: 0 },
+      blocks: async function* (from, to) {
+        for (const b of blocks.filter((b) => b.height >= from && b.height <= to)) {
+          o.onPull?.(b.height);
+          yield b;
+        }
+      },
+      runner,
+      ledger: o.ledger ?? createSubtreeLedger(),
+      write: o.write,
+      saveProgress: o.saveProgress,
+    });
+  } finally {
+    await runner.close();
+  }
+}
+
 describe("the subtree backfill", () => {
   it("gives every block the frontier a naive one-leaf-at-a-time tree has, across a subtree boundary", async () => {
     // Start a few blocks' worth of leaves below 2^16 so a subtree completes inside the run.
@@ -50,34 +87,20 @@ describe("the subtree backfill", () => {
     const blocks = devBlocks(10, 29);
     const stored = new Map<string, Uint8Array>();
     const progress: number[] = [];
-    const runner = createSubtreeJobRunner(1);
     const ledger = createSubtreeLedger();
-    try {
-      await runBackfill({
-        network: "regtest",
-        chainName: "regtest",
-        rangeSize: RANGE,
-        fromIndex: 1,
-        toIndex: 3,
-        start: {
-          sapling: serializeFinalState(start.sapling),
-          orchard: serializeFinalState(start.orchard),
-          ironwood: serializeFinalState(start.ironwood),
-        },
-        activations: { sapling: 0, orchard: 0, ironwood: 0 },
-        blocks: async function* (from, to) {
-          yield* blocks.filter((b) => b.height >= from && b.height <= to);
-        },
-        runner,
-        ledger,
-        write: async (objects) => {
-          for (const w of objects) stored.set(w.key, w.bytes);
-        },
-        saveProgress: async (next) => void progress.push(next),
-      });
-    } finally {
-      await runner.close();
-    }
+    await backfillOver(blocks, {
+      toIndex: 3,
+      start: {
+        sapling: serializeFinalState(start.sapling),
+        orchard: serializeFinalState(start.orchard),
+        ironwood: serializeFinalState(start.ironwood),
+      },
+      ledger,
+      write: async (objects) => {
+        for (const w of objects) stored.set(w.key, w.bytes);
+      },
+      saveProgress: async (next) => void progress.push(next),
+    });
     expect(progress).toEqual([2, 3]);
     const naive: Record<"sapling" | "orchard" | "ironwood", LegacyTree> = { ...start };
     for (const b of blocks) {
@@ -118,30 +141,15 @@ describe("the subtree backfill", () => {
     ) as Record<(typeof pools)[number], string>;
     let pulled = 0;
     const progressAt: Array<{ next: number; pulled: number }> = [];
-    const runner = createSubtreeJobRunner(1);
-    try {
-      await runBackfill({
-        network: "regtest",
-        chainName: "regtest",
-        rangeSize: RANGE,
-        fromIndex: 1,
-        toIndex: 4,
-        start,
-        activations: { sapling: 0, orchard: 0, ironwood: 0 },
-        blocks: async function* (from, to) {
-          for (const b of blocks.filter((b) => b.height >= from && b.height <= to)) {
-            pulled = b.height;
-            yield b;
-          }
-        },
-        runner,
-        ledger: createSubtreeLedger(),
-        write: async () => {},
-        saveProgress: async (next) => void progressAt.push({ next, pulled }),
-      });
-    } finally {
-      await runner.close();
-    }
+    await backfillOver(blocks, {
+      toIndex: 4,
+      start,
+      onPull: (height) => {
+        pulled = height;
+      },
+      write: async () => {},
+      saveProgress: async (next) => void progressAt.push({ next, pulled }),
+    });
     expect(progressAt).toEqual([
       { next: 2, pulled: 29 },
       { next: 3, pulled: 39 },
