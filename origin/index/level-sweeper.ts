@@ -48,8 +48,7 @@ export interface LevelSweeper {
 const KEYS_PER_SWEEP = 10_000;
 
 /** The index kinds whose levels live in per-span folders (proto/range/keys.ts levelObjectKey). */
-const KINDS = ["hash", "txid", "taddr"] as const;
-type Kind = (typeof KINDS)[number];
+type Kind = "hash" | "txid" | "taddr";
 
 /**
  * The level folders a head names, per kind it describes: `v1/<network>/r<size>/<kind>/<FIRST>-<LAST>/`.
@@ -104,7 +103,8 @@ export function createLevelSweeper(o: LevelSweeperOptions): LevelSweeper {
   return {
     async afterHead(head) {
       const live = headLevelFolders(head);
-      const isLive = (folder: string) => [...live.values()].some((set) => set.has(folder));
+      const liveFolders = new Set([...live.values()].flatMap((folders) => [...folders]));
+      const isLive = (folder: string) => liveFolders.has(folder);
       const at = now();
       const note = (folder: string) => {
         if (!isLive(folder) && !superseded.has(folder)) superseded.set(folder, at);
