@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { Code } from "@connectrpc/connect";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeHead, headEndsLevels, headKey, rangeKeys } from "../../proto/range/index.ts";
 import { startDeadline } from "../../proto/wire/deadline.ts";
@@ -16,7 +17,7 @@ const f = fixture as EdgeFixture;
 const bucket = (env as unknown as { BLOCKS: R2Bucket }).BLOCKS;
 
 /** The real binding; every range data object it is asked for recorded, bodies cancelled counted. */
-function watchedBucket(gets: string[], cancelled: string[]): R2Bucket {
+function watchedBucket(gets: string[], cancelled: string[], delayMs = 0): R2Bucket {
   return new Proxy(bucket, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
@@ -24,6 +25,7 @@ function watchedBucket(gets: string[], cancelled: string[]): R2Bucket {
       return async (key: string, options?: R2GetOptions) => {
         const data = key.endsWith(".shielded.bin");
         if (data) gets.push(key);
+        if (data && delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
         const object = (await target.get(key, options)) as R2ObjectBody | null;
         if (object === null || !data) return object;
         const reader = object.body.getReader();
@@ -47,9 +49,14 @@ function watchedBucket(gets: string[], cancelled: string[]): R2Bucket {
 describe.skipIf(fixture === null)("a sealed stream's reads", () => {
   beforeAll(seedBucket);
 
-  async function streamOf(gets: string[], cancelled: string[], hot?: (first: number) => number) {
+  async function streamOf(
+    gets: string[],
+    cancelled: string[],
+    hot?: (first: number) => number,
+    o: { delayMs?: number; timeoutMs?: number } = {},
+  ) {
     const head = decodeHead(new Uint8Array(await (await bucket.get(headKey("testnet")))!.arrayBuffer()));
-    const ranges = createRangeReaders(createR2Reader(watchedBucket(gets, cancelled)))(
+    const ranges = createRangeReaders(createR2Reader(watchedBucket(gets, cancelled, o.delayMs)))(
       "testnet",
       head.rangeSize,
     );
@@ -69,7 +76,7 @@ describe.skipIf(fixture === null)("a sealed stream's reads", () => {
       ascending: true,
       endsLevels: headEndsLevels(head),
       hotFrom: hot?.(first),
-      deadline: startDeadline("GetBlockRange", undefined),
+      deadline: startDeadline("GetBlockRange", o.timeoutMs),
     };
     return {
       stream,
@@ -137,5 +144,20 @@ describe.skipIf(fixture === null)("a sealed stream's reads", () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(gets).toEqual(keys.slice(0, SEALED_READ_CONNECTIONS));
     expect(cancelled.sort()).toEqual(keys.slice(1, SEALED_READ_CONNECTIONS).sort());
+  });
+
+  it("cancels every started read, the awaited one too, when the deadline passes before a read answers", async () => {
+    const gets: string[] = [];
+    const cancelled: string[] = [];
+    // Every data read answers after 300 ms; the client's deadline is 50 ms.
+    const { stream, keys } = await streamOf(gets, cancelled, undefined, { delayMs: 300, timeoutMs: 50 });
+    const pieces = segmentPieces(stream, true);
+    await expect(pieces.next()).rejects.toMatchObject({ code: Code.DeadlineExceeded });
+    for (let i = 0; i < 100 && cancelled.length < SEALED_READ_CONNECTIONS; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(gets).toEqual(keys.slice(0, SEALED_READ_CONNECTIONS));
+    // The first read, awaited when the deadline fired and never handed to a sender, is released too.
+    expect(cancelled.sort()).toEqual(keys.slice(0, SEALED_READ_CONNECTIONS).sort());
+    stream.deadline.dispose();
   });
 });

@@ -85,10 +85,10 @@ export async function* segmentPieces(stream: RangeStream, pipeWhole = false): As
     }
   };
   let done = false;
-  let sending = -1;
+  /** The last segment handed to the sender: its body is the sender's to consume or cancel. */
+  let handed = -1;
   try {
     for (let i = 0; i < segments.length; i++) {
-      sending = i;
       // Between segments (a native pipe cannot be stopped and still end the stream with a status).
       signal.throwIfAborted();
       // The read sent before this one is done: its connections are free.
@@ -96,16 +96,23 @@ export async function* segmentPieces(stream: RangeStream, pipeWhole = false): As
       prepareFrom(i);
       const current = started.get(i)?.read;
       const seg = segments[i]!;
-      if (current !== undefined)
-        yield { kind: "sealed", read: await beforeDeadline(signal, current), from: seg.from, to: seg.to };
-      else yield { kind: "origin", segment: opened.get(i)! };
+      if (current !== undefined) {
+        // The deadline may fire while this read is awaited: then it was never handed over, and
+        // the finally below cancels it with the ones ahead.
+        const read = await beforeDeadline(signal, current);
+        handed = i;
+        yield { kind: "sealed", read, from: seg.from, to: seg.to };
+      } else {
+        handed = i;
+        yield { kind: "origin", segment: opened.get(i)! };
+      }
     }
     done = true;
   } finally {
     if (!done) {
-      // The one being sent when it stopped is its sender's to cancel; the ones ahead are ours.
+      // The one handed to the sender is its sender's to cancel; the ones after it are ours.
       for (const [index, { read }] of started)
-        if (index > sending) void read.then((r) => r.body.cancel()).catch(() => {});
+        if (index > handed) void read.then((r) => r.body.cancel()).catch(() => {});
       for (const o of opened.values()) void o.rest.return(undefined);
     }
   }
