@@ -29,7 +29,7 @@ async function main(storeSpec: string, network: "mainnet" | "testnet" | "regtest
     head: () => head,
     floor: () => head.firstHeight,
     // GetBlock by hash from the store's hash index, as `lightedge origin` (no node to fall back on).
-    resolveHeight: sealedHashResolver({ store, head: () => head }),
+    resolveHeights: sealedHashResolver({ store, head: () => head }),
   });
   const node = new Proxy(
     {},

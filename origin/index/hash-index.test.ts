@@ -1,5 +1,7 @@
+import { create, fromBinary } from "@bufbuild/protobuf";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { wireHashOf } from "../../proto/bytes.ts";
+import { BlockIDSchema, CompactBlockSchema } from "../../proto/index.ts";
 import {
   decodeHead,
   encodeHead,
@@ -11,6 +13,8 @@ import {
 import { type MotoServer, startMoto } from "../../test/support/moto.ts";
 import { testIndexer } from "../../test/support/test-indexer.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
+import { blockFrame } from "../serve/blocks.ts";
+import { frameMessage } from "../serve/stored-message.ts";
 import { type BlobStore, createDirectoryStore, createS3Store } from "../store/index.ts";
 import { auditMetadata, auditStore } from "./store-audit.ts";
 import { tempDir } from "./testing.ts";
@@ -93,7 +97,15 @@ describe("the block-hash index, maintained by sealing", () => {
 
   it("serves the origin's GetBlock-by-hash path (heightOfHash) for sealed blocks with the node gone", async () => {
     const dev = await devNode(95);
-    const store = createDirectoryStore(dir("store"));
+    const inner = createDirectoryStore(dir("store"));
+    const frameReads: string[] = [];
+    const store: BlobStore = {
+      ...inner,
+      get(key, range) {
+        if (key.endsWith(".full.bin")) frameReads.push(key);
+        return inner.get(key, range);
+      },
+    };
     const t = testIndexer(dev.url, { store, dataDir: dir("data"), hashIndexEpochRanges: EPOCH });
     cleanups.push(() => t.stop());
     await t.indexer.start();
@@ -105,6 +117,17 @@ describe("the block-hash index, maintained by sealing", () => {
     for (const [height, hash] of hashes.entries())
       expect(await t.indexer.view.heightOfHash(hash)).toBe(height);
     expect(await t.indexer.view.heightOfHash(crypto.getRandomValues(new Uint8Array(32)))).toBeUndefined();
+    // GetBlock by hash: the index's shards, the candidate confirmed from its range's metadata, and
+    // one read of the block's frame — the one it sends.
+    for (const height of [0, 37, sealedTip]) {
+      frameReads.length = 0;
+      const id = create(BlockIDSchema, { hash: hashes[height]! });
+      const frame = await blockFrame({ chain: t.indexer.view }, "GetBlock", id);
+      const block = fromBinary(CompactBlockSchema, frameMessage(frame));
+      expect(block.height).toBe(BigInt(height));
+      expect(block.hash).toEqual(hashes[height]);
+      expect(frameReads).toHaveLength(1);
+    }
   });
 
   it("grows without rewriting: a later run adds ranges and a recent level, the base stays", async () => {

@@ -201,7 +201,7 @@ class NodeIndexer implements Indexer {
       floor: () => this.#viewFloor(),
       halted: () => this.#follow?.alarm,
       // A hash below the tail: the store's hash index, else ask the node; the view verifies the answer.
-      resolveHeight: sealedHashResolver({
+      resolveHeights: sealedHashResolver({
         store: o.store,
         head,
         fallback: (displayHash) =>

@@ -18,8 +18,11 @@ export interface ViewSource {
    * Unavailable with this reason; sealed heights are still served.
    */
   halted?(): string | undefined;
-  /** Height of a display hash on the node's main chain (for hashes below the tail); optional. */
-  resolveHeight?(displayHash: string): Promise<number | undefined>;
+  /**
+   * Heights that may hold a display hash below the tail, ascending (the hash index's candidates,
+   * or the node's answer); the view keeps the one whose metadata names the hash. Optional.
+   */
+  resolveHeights?(displayHash: string): Promise<readonly number[]>;
 }
 
 /** The ChainView plus the hook the indexer calls after every tip change. */
@@ -159,10 +162,13 @@ export function createChainView(src: ViewSource): IndexView {
     async heightOfHash(wireHash) {
       const inTail = halted() === undefined ? src.tail.heightOfHash(wireHash) : undefined;
       if (inTail !== undefined) return inTail;
-      const height = await src.resolveHeight?.(displayHex(wireHash));
-      if (height === undefined || height > sealedTip()) return undefined;
-      const meta = await blockMeta(height);
-      return meta && equalBytes(meta.wireHash, wireHash) ? height : undefined;
+      const heights = (await src.resolveHeights?.(displayHex(wireHash))) ?? [];
+      for (const height of heights) {
+        if (height > sealedTip()) break;
+        const meta = await blockMeta(height);
+        if (meta && equalBytes(meta.wireHash, wireHash)) return height;
+      }
+      return undefined;
     },
     lastBlock: tip,
     notifyTip() {
