@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { link, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -64,6 +64,30 @@ describe("the raw spool", () => {
     expect(spool.object(1)).toBeUndefined();
     expect(spool.object(0)).toBeDefined();
     expect(spool.append(10, block(10, 5))).toBe(true);
+    spool.close();
+  });
+
+  it("never writes a range's file again once handed out: a fork into it unlinks the file", async () => {
+    const dir = await spoolDir();
+    const spool = new RawSpool(dir, 10);
+    for (let h = 0; h < 14; h++) spool.append(h, block(h));
+    const body = spool.object(0)!;
+    expect(body.frozen).toBe(true);
+    // The directory store may have linked it as the range's object.
+    const object = join(dir, "..", "object.bin");
+    await link(body.file, object);
+    const whole = await readFile(object);
+    spool.truncateAbove(4);
+    // The range is gone from the spool (its blocks are fetched again if ever sealed), the linked
+    // object keeps every byte; a range not handed out is still cut in place.
+    expect(spool.object(0)).toBeUndefined();
+    expect(await readFile(object)).toEqual(whole);
+    expect(await readdir(dir)).toEqual([]);
+    spool.truncateAbove(-1);
+    for (let h = 0; h < 12; h++) expect(spool.append(h, block(h, 3))).toBe(true);
+    spool.truncateAbove(10);
+    expect(spool.object(1)).toBeUndefined();
+    expect((await readdir(dir)).sort()).toEqual(["0.raw", "1.raw"]);
     spool.close();
   });
 

@@ -23,7 +23,10 @@ export class RawSpool {
   readonly #dir: string;
   readonly #rangeSize: number;
   /** Ranges being spooled: the file, its first height, and where each block's frame ends. */
-  readonly #ranges = new Map<number, { fd: number; path: string; first: number; ends: number[] }>();
+  readonly #ranges = new Map<
+    number,
+    { fd: number; path: string; first: number; ends: number[]; handed?: boolean }
+  >();
 
   constructor(dir: string, rangeSize: number) {
     this.#dir = dir;
@@ -62,18 +65,26 @@ export class RawSpool {
     return true;
   }
 
-  /** The raw-block object of range `index` when the spool holds every block of it. */
+  /**
+   * The raw-block object of range `index` when the spool holds every block of it. Frozen: the file
+   * is never written again (a complete range takes no more blocks, and a reorg into it unlinks the
+   * file rather than cutting it), so the directory store may hard-link it as the object.
+   */
   object(index: number): FileBody | undefined {
     const range = this.#ranges.get(index);
     if (range === undefined || range.ends.length !== this.#rangeSize) return undefined;
-    return { file: range.path, length: range.ends.at(-1)! };
+    range.handed = true;
+    return { file: range.path, length: range.ends.at(-1)!, frozen: true };
   }
 
-  /** Forgets every block above `height` (a reorg): later ranges' files go, the one holding it is cut. */
+  /**
+   * Forgets every block above `height` (a reorg): later ranges' files go, the one holding it is
+   * cut — or, once handed out as an object (which may share its bytes), goes too.
+   */
   truncateAbove(height: number): void {
     for (const [index, range] of this.#ranges) {
       const keep = height - range.first + 1;
-      if (keep <= 0) this.#drop(index);
+      if (keep <= 0 || (range.handed && keep < range.ends.length)) this.#drop(index);
       else if (keep < range.ends.length) {
         try {
           ftruncateSync(range.fd, range.ends[keep - 1]!);

@@ -38,6 +38,11 @@ export type MemoryBody = Uint8Array | readonly Uint8Array[];
 export interface FileBody {
   file: string;
   length: number;
+  /**
+   * Nothing writes the file again once it is handed out (its writer may only unlink it): a store
+   * on the same filesystem may then hard-link it as the object instead of copying its bytes.
+   */
+  frozen?: boolean;
 }
 
 export function isFileBody(body: Body): body is FileBody {

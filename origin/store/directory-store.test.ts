@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, truncate, utimes, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat, truncate, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -53,6 +53,29 @@ describe("the directory store on disk", () => {
         /3 of 4 bytes/,
       );
       expect(await readdir(join(root, "r"))).toEqual([]);
+    });
+  });
+
+  it("links a frozen file body of exactly its length, and copies any other file body", async () => {
+    await inTempRoot(async (root) => {
+      const store = createDirectoryStore(root);
+      const source = join(root, "spool.raw");
+      await writeFile(source, "raw blocks");
+      await store.put("r/linked.bin", { file: source, length: 10, frozen: true }, { immutable: true });
+      await store.put("r/copied.bin", { file: source, length: 10 }, { immutable: true });
+      await store.put("r/cut.bin", { file: source, length: 3, frozen: true }, { immutable: true });
+      const inode = (key: string) => stat(join(root, ...key.split("/"))).then((s) => s.ino);
+      // The frozen body's bytes are on disk once: the object is the same inode.
+      expect(await inode("r/linked.bin")).toBe((await stat(source)).ino);
+      expect(await inode("r/copied.bin")).not.toBe((await stat(source)).ino);
+      // A frozen file longer than its body is copied and cut: the source keeps its bytes.
+      expect(await inode("r/cut.bin")).not.toBe((await stat(source)).ino);
+      expect(Buffer.from((await store.get("r/cut.bin"))!).toString()).toBe("raw");
+      // The spool unlinks its name after sealing: the object stays whole.
+      await rm(source);
+      expect(Buffer.from((await store.get("r/linked.bin"))!).toString()).toBe("raw blocks");
+      expect(Buffer.from((await store.get("r/copied.bin"))!).toString()).toBe("raw blocks");
+      expect(await readdir(join(root, "r"))).toEqual(["copied.bin", "cut.bin", "linked.bin"]);
     });
   });
 

@@ -1,6 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
-import { copyFile, type FileHandle, lstat, mkdir, open, readdir, rename, rm, rmdir } from "node:fs/promises";
+import {
+  copyFile,
+  type FileHandle,
+  link,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  rename,
+  rm,
+  rmdir,
+  stat,
+} from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
@@ -110,10 +122,12 @@ async function writeAtomically(root: string, path: string, body: Body): Promise<
   const created = await mkdir(dir, { recursive: true });
   const temp = join(dir, `${TEMP_PREFIX}${randomBytes(6).toString("hex")}`);
   try {
-    // A file body is copied by the kernel (copy_file_range, or a reflink where the filesystem
-    // shares blocks), not read into memory and written back: the spool's raw-block objects
-    // (origin/history/raw-spool.ts) are all the raw blocks of the chain.
-    if (isFileBody(body)) await copyFile(body.file, temp, fsConstants.COPYFILE_EXCL);
+    // A file body is never read into memory and written back: the spool's raw-block objects
+    // (origin/history/raw-spool.ts) are all the raw blocks of the chain. A frozen file of exactly
+    // the body's length is hard-linked (its bytes are on disk once); otherwise, or across
+    // filesystems, the kernel copies it (copy_file_range, or a reflink where blocks are shared).
+    if (isFileBody(body) && !(await linked(body, temp)))
+      await copyFile(body.file, temp, fsConstants.COPYFILE_EXCL);
     const file = await open(temp, isFileBody(body) ? "r+" : "wx");
     try {
       if (isFileBody(body)) await cutTo(file, body);
@@ -135,6 +149,22 @@ async function writeAtomically(root: string, path: string, body: Body): Promise<
   // New directories are durable only once their parents' entries are: sync up to the root.
   if (created)
     for (let d = dirname(dir); d.length >= root.length && d !== dirname(d); d = dirname(d)) await syncDir(d);
+}
+
+/**
+ * Links a frozen file body at `temp` when the file holds exactly its bytes; false when it may not
+ * or cannot be (another filesystem: EXDEV; a filesystem without hard links), and the caller copies.
+ * The fsync that follows flushes the shared inode, so the object is as durable as a copy.
+ */
+async function linked(body: FileBody, temp: string): Promise<boolean> {
+  if (!body.frozen) return false;
+  try {
+    if ((await stat(body.file)).size !== body.length) return false;
+    await link(body.file, temp);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A copied file body cut to its length; one shorter than that is an error, never zero-filled. */
