@@ -96,16 +96,14 @@ export async function* segmentPieces(stream: RangeStream, pipeWhole = false): As
       prepareFrom(i);
       const current = started.get(i)?.read;
       const seg = segments[i]!;
-      if (current !== undefined) {
-        // The deadline may fire while this read is awaited: then it was never handed over, and
-        // the finally below cancels it with the ones ahead.
-        const read = await beforeDeadline(signal, current);
-        handed = i;
-        yield { kind: "sealed", read, from: seg.from, to: seg.to };
-      } else {
-        handed = i;
-        yield { kind: "origin", segment: opened.get(i)! };
-      }
+      // The deadline may fire while this read is awaited: then it was never handed over, and the
+      // finally below cancels it with the ones ahead.
+      const piece: Piece =
+        current !== undefined
+          ? { kind: "sealed", read: await beforeDeadline(signal, current), from: seg.from, to: seg.to }
+          : { kind: "origin", segment: opened.get(i)! };
+      handed = i;
+      yield piece;
     }
     done = true;
   } finally {
