@@ -49,6 +49,11 @@ export interface OriginConfig {
    * (origin/index/level-sweeper.ts); undefined (`off`): kept forever.
    */
   supersededGraceMs: number | undefined;
+  /**
+   * Ranges per bundle (proto/range/bundles.ts): whole runs of ranges stored once more as one
+   * object, so a download reads one instead of ten; 0 (`off`): none.
+   */
+  bundleRanges: number;
   /** Prometheus /metrics and /healthz; undefined = off. */
   admin?: HostPort;
   /** `origin` only: the RPC listener, TLS, the edge's shared secrets (a list, for rotation), Ping. */
@@ -83,6 +88,7 @@ const options = {
   "exit-when-synced": { type: "boolean" },
   history: { type: "string" },
   "superseded-grace-minutes": { type: "string" },
+  "bundle-ranges": { type: "string" },
   admin: { type: "string" },
   listen: { type: "string" },
   "tls-cert": { type: "string" },
@@ -120,6 +126,7 @@ indexing:
   --superseded-grace-minutes N|off
                           delete index levels no head names  LIGHTEDGE_SUPERSEDED_GRACE_MINUTES
                           after N minutes (60; off = keep)
+  --bundle-ranges N|off   ranges per bundle object (10)      LIGHTEDGE_BUNDLE_RANGES
 operations:
   --admin HOST:PORT|off   /metrics and /healthz (127.0.0.1:9464) LIGHTEDGE_ADMIN
   --progress auto|on|off  progress bar (auto = on a TTY)     LIGHTEDGE_PROGRESS
@@ -196,6 +203,7 @@ export function loadOriginConfig(argv: string[], env: Env = process.env): Readon
     supersededGraceMs: parseGraceMinutes(
       pick("superseded-grace-minutes", "LIGHTEDGE_SUPERSEDED_GRACE_MINUTES") ?? "60",
     ),
+    bundleRanges: parseBundleRanges(pick("bundle-ranges", "LIGHTEDGE_BUNDLE_RANGES") ?? "10"),
     admin: parseAdmin(pick("admin", "LIGHTEDGE_ADMIN") ?? "127.0.0.1:9464"),
     listen: parseHostPort(pick("listen", "LIGHTEDGE_LISTEN") ?? "127.0.0.1:9067", "--listen"),
     tls: parseTls(pick("tls-cert", "LIGHTEDGE_TLS_CERT"), pick("tls-key", "LIGHTEDGE_TLS_KEY")),
@@ -221,6 +229,14 @@ function parseOnOff(value: string, flag: string): boolean {
 function parseGraceMinutes(value: string): number | undefined {
   if (value === "off") return undefined;
   return int(value, "--superseded-grace-minutes", 1) * 60_000;
+}
+
+/** Ranges per bundle: 2–1,000 (the head's bound), or 0 for "off". */
+function parseBundleRanges(value: string): number {
+  if (value === "off") return 0;
+  const n = int(value, "--bundle-ranges", 2);
+  if (n > 1_000) throw new ConfigError(`--bundle-ranges must be at most 1000 (got ${n})`);
+  return n;
 }
 
 function parseNetwork(value: string | undefined): Network {

@@ -17,13 +17,18 @@ export interface StoreScan {
   /**
    * Stored bytes per projection's data objects, of metadata + head, and of the tree states
    * (`.trees.bin` and subtree roots: not block storage, so not in `storage.overhead`), and of the
-   * block-hash index shards.
+   * block-hash index shards, and of the range bundles (the data objects once more, by tens).
    */
-  storedBytes: Record<StoredProjection | "meta" | "trees" | "hashIndex", number>;
+  storedBytes: Record<StoredProjection | "meta" | "trees" | "hashIndex" | "bundles", number>;
   /** Node-free history: raw-block objects, transaction tables, transaction and address index levels. */
   historyBytes: Record<"raw" | "txTables" | "txIndex" | "addressIndex", number>;
   /** Protobuf message bytes per projection (stored minus frame headers). */
   rawBytes: Record<StoredProjection, number>;
+}
+
+/** A range bundle's key (`…/r<size>/b<ranges>/…`, proto/range/bundles.ts): its ranges' bytes once more. */
+export function isBundleKey(key: string): boolean {
+  return /\/r\d+\/b\d+\//.test(key);
 }
 
 /** Reads a directory store written by the origin: sizes per projection, keys, the sealed tip. */
@@ -46,7 +51,7 @@ export function scanStore(storeDir: string, network: string): StoreScan {
     for (const name of readdirSync(subtrees, { recursive: true, encoding: "utf8" }).sort())
       if (statSync(join(subtrees, name)).isFile())
         objects.push({ key: `v1/${network}/subtrees/${name}`, path: join(subtrees, name), bytes: 0 });
-  const storedBytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0, hashIndex: 0 };
+  const storedBytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0, hashIndex: 0, bundles: 0 };
   // Node-free history (proto/range-format.md §Node-free history): counted apart, not as block storage.
   const historyBytes = { raw: 0, txTables: 0, txIndex: 0, addressIndex: 0 };
   let frames = 0;
@@ -68,7 +73,8 @@ export function scanStore(storeDir: string, network: string): StoreScan {
     }
     const trees = o.path.endsWith(".trees.bin") || o.key.includes("/subtrees/");
     const hashIndex = o.key.includes("/hash/");
-    storedBytes[trees ? "trees" : hashIndex ? "hashIndex" : (kind ?? "meta")] += o.bytes;
+    if (isBundleKey(o.key)) storedBytes.bundles += o.bytes;
+    else storedBytes[trees ? "trees" : hashIndex ? "hashIndex" : (kind ?? "meta")] += o.bytes;
     if (o.path.endsWith(".meta.bin")) frames += decodeRangeMeta(readFileSync(o.path)).blockCount;
   }
   const raw = (p: StoredProjection) => storedBytes[p] - frames * FRAME_HEADER_BYTES;
@@ -90,7 +96,7 @@ export function scanStore(storeDir: string, network: string): StoreScan {
  * same bytes for any range: offsets[h - firstHeight] .. offsets[h + 1 - firstHeight].
  */
 export function concatProjection(scan: StoreScan, projection: StoredProjection, out: string): Float64Array {
-  const files = scan.objects.filter((o) => o.path.endsWith(`.${projection}.bin`));
+  const files = scan.objects.filter((o) => o.path.endsWith(`.${projection}.bin`) && !isBundleKey(o.key));
   const offsets = new Float64Array(scan.sealedTip - scan.firstHeight + 2);
   const fd = openSync(out, "w");
   let at = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { monthly, PRICES, perSync } from "./cost.ts";
+import { dataReads, monthly, PRICES, perSync } from "./cost.ts";
 
 const sync = { blocks: 3_081_800, ranges: 3_082, bytes: 18e9, blocksPerRequest: 10_000 };
 
@@ -10,6 +10,24 @@ describe("scale cost model", () => {
     expect(one.workerRequests).toBe(309 + 3);
     // Piping every byte at 3.3 GB per CPU-second dominates the upper bound.
     expect(one.cpuMs.high - one.cpuMs.low).toBeCloseTo(18e9 / 3.3e6, 0);
+  });
+
+  it("counts one read per whole bundle a request covers, and per range otherwise", () => {
+    const layout = { firstHeight: 419_200, rangeSize: 1000, bundleRanges: 10 };
+    // 419,200 … 3,500,999 in 10,000-block requests: each touches 11 ranges (two of them in part), no
+    // bundle whole: 309 requests, the last one of 1,800 blocks touching 2.
+    expect(dataReads({ ...sync, blocks: 3_081_800, layout })).toBe(308 * 11 + 2);
+    // The same in one request: range 419 alone, then 308 whole bundles (420 … 3,499), then 3,500.
+    expect(dataReads({ ...sync, blocksPerRequest: 3_081_800, layout })).toBe(1 + 308 + 1);
+    // Aligned 10,000-block requests: one bundle each.
+    expect(
+      dataReads({
+        ...sync,
+        blocks: 100_000,
+        blocksPerRequest: 10_000,
+        layout: { ...layout, firstHeight: 0 },
+      }),
+    ).toBe(10);
   });
 
   it("charges only usage above the free tiers, and grows with the number of syncs", () => {

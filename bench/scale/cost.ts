@@ -47,29 +47,58 @@ export interface SyncShape {
   bytes: number;
   /** Blocks per GetBlockRange request the wallet asks for. */
   blocksPerRequest: number;
+  /**
+   * Where the sync starts and the store's range bundles (proto/range/bundles.ts): a whole bundle a
+   * request covers is one read. Absent: one read per range.
+   */
+  layout?: { firstHeight: number; rangeSize: number; bundleRanges: number };
 }
 
 export interface PerSync {
   workerRequests: number;
-  /** One ranged data read per range, plus a metadata read per range when the isolate has none cached. */
+  /** The data reads (`dataReads`), plus a metadata read per range when the isolate has none cached. */
   classB: { low: number; high: number };
   /** Billed CPU: per-range JS only (low) … every byte touched at workerd's piping rate (high). */
   cpuMs: { low: number; high: number };
 }
 
-/** Per-range JS work at the edge (plan, metadata lookups, slicing): an assumption of 0.1 ms. */
+/** Per-read JS work at the edge (plan, metadata lookups, slicing): an assumption of 0.1 ms. */
 const CPU_MS_PER_RANGE = 0.1;
 /** workerd piping R2 bodies: 3.3 GB per CPU-second (docs/edge-streaming.md). */
 const PIPE_BYTES_PER_CPU_MS = 3.3e6;
 
+/**
+ * Storage data reads of a sync, request by request as the edge plans them (edge/blocks/plan.ts,
+ * bundle-segments.ts): one per range a request touches (a range split between two requests is
+ * read by both), one per bundle it covers whole. Bundles over their size cap (the spam era's) are
+ * counted as stored: ≈ 40 of mainnet's ≈ 340, so a lower bound by that much.
+ */
+export function dataReads(s: SyncShape): number {
+  if (s.layout === undefined) return s.ranges;
+  const { firstHeight, rangeSize, bundleRanges } = s.layout;
+  const last = firstHeight + s.blocks - 1;
+  let reads = 0;
+  for (let a = firstHeight; a <= last; a += s.blocksPerRequest) {
+    const b = Math.min(last, a + s.blocksPerRequest - 1);
+    const whole = (i: number) => i * rangeSize >= a && (i + 1) * rangeSize - 1 <= b;
+    const end = Math.floor(b / rangeSize);
+    for (let i = Math.floor(a / rangeSize); i <= end; reads++) {
+      const bundled = i % bundleRanges === 0 && whole(i) && whole(i + bundleRanges - 1);
+      i += bundled ? bundleRanges : 1;
+    }
+  }
+  return reads;
+}
+
 export function perSync(s: SyncShape): PerSync {
   const requests = Math.ceil(s.blocks / s.blocksPerRequest) + 3; // + GetLatestBlock, GetLightdInfo, GetTreeState
+  const reads = dataReads(s);
   return {
     workerRequests: requests,
-    classB: { low: s.ranges, high: 2 * s.ranges },
+    classB: { low: reads, high: reads + s.ranges },
     cpuMs: {
-      low: s.ranges * CPU_MS_PER_RANGE + requests,
-      high: s.ranges * CPU_MS_PER_RANGE + requests + s.bytes / PIPE_BYTES_PER_CPU_MS,
+      low: reads * CPU_MS_PER_RANGE + requests,
+      high: reads * CPU_MS_PER_RANGE + requests + s.bytes / PIPE_BYTES_PER_CPU_MS,
     },
   };
 }

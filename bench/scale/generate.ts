@@ -1,11 +1,13 @@
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
+import { BundleWriter } from "../../origin/index/bundle-writer.ts";
 import { codecOptions } from "../../origin/index/codec-options.ts";
 import { forEachLimited } from "../../origin/index/for-each-limited.ts";
-import { openStore } from "../../origin/store/index.ts";
+import { bodyLength, openStore } from "../../origin/store/index.ts";
 import { displayHex } from "../../proto/bytes.ts";
 import {
+  DEFAULT_BUNDLE_RANGES,
   encodeHead,
   HashIndexBuilder,
   type HeadObject,
@@ -36,6 +38,8 @@ export interface GenerateOptions {
   inFlight?: number;
   /** Ranges per block-hash index epoch (default: the format's). */
   hashEpochRanges?: number;
+  /** Ranges per bundle (default: the format's); 0: none. */
+  bundleRanges?: number;
   log?: (message: string) => void;
 }
 
@@ -44,7 +48,7 @@ export interface GenerateResult {
   tip: number;
   seconds: number;
   blocksPerSec: number;
-  /** Bytes written per kind (data projections, metadata, tree states, hash index); head excluded. */
+  /** Bytes written per kind (data projections, metadata, tree states, hash index, bundles); head excluded. */
   bytes: {
     shielded: number;
     full: number;
@@ -52,6 +56,7 @@ export interface GenerateResult {
     meta: number;
     trees: number;
     hashIndex: number;
+    bundles: number;
   };
   objects: number;
 }
@@ -62,7 +67,7 @@ const LATEST_UPGRADE = { name: "NU6.3", height: 3_428_143, branchId: "37a5165b" 
 export async function generate(o: GenerateOptions): Promise<GenerateResult> {
   const rangeCount = Math.floor(o.to / o.rangeSize) + 1; // last range holds `to`
   const started = performance.now();
-  const bytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0, hashIndex: 0 };
+  const bytes = { shielded: 0, full: 0, nullifiers: 0, meta: 0, trees: 0, hashIndex: 0, bundles: 0 };
   const hashEntries: RangeHashes[] = new Array(rangeCount);
   const ends: RangeEnds[] = new Array(rangeCount);
   let tip: { height: number; wireHash: Uint8Array; time: number } | undefined;
@@ -127,7 +132,30 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
     await store.put(obj.key, obj.bytes, { contentType: "application/octet-stream", immutable: true });
     bytes.hashIndex += obj.bytes.length;
   });
-  const head = { ...headFor(o, rangeCount, tip!), hashIndex: hashIndex.headField };
+  // Bundles, read back from the store as the sealer does (origin/index/bundle-writer.ts).
+  const bundleRanges = o.bundleRanges ?? DEFAULT_BUNDLE_RANGES;
+  let bundleObjects = 0;
+  const bundles =
+    bundleRanges === 0
+      ? undefined
+      : new BundleWriter({
+          store,
+          network: o.network,
+          rangeSize: o.rangeSize,
+          firstIndex: 0,
+          ranges: bundleRanges,
+          put: async (key, body) => {
+            await store.put(key, body, { contentType: "application/octet-stream", immutable: true });
+            bytes.bundles += bodyLength(body);
+            bundleObjects++;
+          },
+        });
+  await bundles?.catchUp(rangeCount, Number.POSITIVE_INFINITY, 4);
+  const head = {
+    ...headFor(o, rangeCount, tip!),
+    hashIndex: hashIndex.headField,
+    ...(bundles ? { bundles: bundles.field } : {}),
+  };
   await store.put(headKey(o.network), encodeHead(head), { contentType: "application/json" });
   const seconds = (performance.now() - started) / 1000;
   return {
@@ -136,7 +164,7 @@ export async function generate(o: GenerateOptions): Promise<GenerateResult> {
     seconds,
     blocksPerSec: (rangeCount * o.rangeSize) / seconds,
     bytes,
-    objects: rangeCount * 5 + indexObjects.length + 1,
+    objects: rangeCount * 5 + indexObjects.length + bundleObjects + 1,
   };
 }
 

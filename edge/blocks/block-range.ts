@@ -22,6 +22,7 @@ import { checkedOriginFrames, type OpenedOriginSegment, openOriginSegment } from
 import { readRequestMessage } from "../wire/request.ts";
 import { errorResponse } from "../wire/responses.ts";
 import { createResponseSink } from "../wire/sink.ts";
+import { withBundles } from "./bundle-segments.ts";
 import { extentOf, notServed } from "./extent.ts";
 import { clampToTip, planRange, type Segment } from "./plan.ts";
 import { checkSealedRun, sealedFrames } from "./sealed-segment.ts";
@@ -53,7 +54,7 @@ export async function serveBlockRange(
       deadline.signal,
       readRequestMessage(req, protocol, BlockRangeSchema, rpc, MAX_SMALL_REQUEST_BYTES),
     );
-    const stream = await planRangeStream(s, network, rpc, range, deadline);
+    const stream = await planRangeStream(s, network, rpc, range, deadline, true);
     const sink = createResponseSink();
     void sendSegments(stream, sink, protocol, s.log);
     return new Response(sink.readable, { status: 200, headers: { "content-type": contentTypeOf[protocol] } });
@@ -90,7 +91,8 @@ export async function* rangeMessages(
 
 /**
  * Plans a checked range: sealed segments from the head's extent, origin segments opened (so an
- * origin that is down or past its tip refuses the request before any byte is sent). Past the tip,
+ * origin that is down or past its tip refuses the request before any byte is sent). `pipeWhole`
+ * (stored bytes sent as they are): runs of whole ranges the head's bundles hold become bundle reads. Past the tip,
  * what exists is streamed in sending order, then OutOfRange (lightwalletd common/common.go
  * GetBlockRange stops at the first height it cannot get): without an origin the sealed tip is
  * the tip; with one, the origin's OutOfRange says so and its tip is asked.
@@ -101,6 +103,7 @@ async function planRangeStream(
   rpc: RangeRpc,
   range: BlockRange,
   deadline: Deadline,
+  pipeWhole = false,
 ): Promise<RangeStream> {
   const signal = deadline.signal;
   let { start, end, pools } = checkBlockRange(rpc, range);
@@ -117,7 +120,20 @@ async function planRangeStream(
   }
   const open = (segs: Segment[]) =>
     beforeDeadline(signal, openOrigins(s, network, rpc, segs, range.poolTypes, extent, deadline));
-  let segments = planRange(start, end, extent, s.config.maxRangesPerRequest);
+  const ranges = s.ranges(network, extent.rangeSize);
+  const endsLevels = head === null ? [] : headEndsLevels(head);
+  const bundles = pipeWhole && start <= end && source.project === undefined ? head?.bundles : undefined;
+  // Bundled before origin segments are opened: those are kept by their segment's position.
+  const plan = async (a: number, b: number) => {
+    const planned = planRange(a, b, extent, s.config.maxRangesPerRequest);
+    if (bundles === undefined) return planned;
+    const firstIndex = extent.firstHeight / extent.rangeSize;
+    return beforeDeadline(
+      signal,
+      withBundles(planned, ranges, source.projection, bundles, firstIndex, endsLevels),
+    );
+  };
+  let segments = await plan(start, end);
   let opened: Map<number, OpenedOriginSegment>;
   try {
     opened = await open(segments);
@@ -127,7 +143,7 @@ async function planRangeStream(
     const clamped = tip === undefined ? undefined : clampToTip(start, end, tip);
     if (clamped === undefined || Math.max(clamped.start, clamped.end) === Math.max(start, end)) throw err;
     endError = err;
-    segments = planRange(clamped.start, clamped.end, extent, s.config.maxRangesPerRequest);
+    segments = await plan(clamped.start, clamped.end);
     opened = await open(segments);
   }
   return {
@@ -135,9 +151,10 @@ async function planRangeStream(
     segments,
     opened,
     source,
-    ranges: s.ranges(network, extent.rangeSize),
+    ranges,
     ascending: start <= end,
-    endsLevels: head === null ? [] : headEndsLevels(head),
+    endsLevels,
+    bundles,
     hotFrom: s.hotFrom(network, extent.rangeSize),
     deadline,
     endError,

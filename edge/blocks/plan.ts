@@ -1,4 +1,5 @@
 import { LightedgeError } from "../../proto/errors.ts";
+import type { RangeEnds } from "../../proto/range/index.ts";
 
 /**
  * The Worker's subrequest budget per request when the deployment does not raise it: 10,000 on the
@@ -31,7 +32,15 @@ export const MAX_RANGES_PER_REQUEST = maxRangesFor(DEFAULT_SUBREQUEST_BUDGET);
 
 /** A run of consecutive heights, listed in the order they are sent (from → to). */
 export type Segment =
-  | { kind: "sealed"; index: number; from: number; to: number }
+  | {
+      kind: "sealed";
+      /** The (first) range. */
+      index: number;
+      from: number;
+      to: number;
+      /** Whole ranges read as one stored bundle (bundle-segments.ts), with its ends. */
+      bundle?: { index: number; ends: RangeEnds };
+    }
   /** Heights the store does not hold: the origin's tail (or, below the first range, its store). */
   | { kind: "origin"; from: number; to: number };
 

@@ -37,14 +37,8 @@ describe.skipIf(fixture === null)("whole sealed ranges read from a cold isolate"
     const first = head.firstHeight / head.rangeSize;
     for (let index = first; index < first + head.rangeCount; index++) {
       const from = index * head.rangeSize;
-      const read = await startSealedRead(
-        ranges,
-        { projection: "shielded" },
-        from,
-        from + head.rangeSize - 1,
-        true,
-        levels,
-      );
+      const seg = { kind: "sealed", index, from, to: from + head.rangeSize - 1 } as const;
+      const read = await startSealedRead(ranges, { projection: "shielded" }, seg, true, levels);
       checkSealedRun(check, read, from, from + head.rangeSize - 1);
       const stored = f.seed.objects[rangeKeys("testnet", head.rangeSize, index).data.shielded]!;
       expect(new Uint8Array(await new Response(read.body).arrayBuffer())).toEqual(
@@ -60,7 +54,8 @@ describe.skipIf(fixture === null)("whole sealed ranges read from a cold isolate"
     const keys: string[] = [];
     const ranges = createRangeReaders(createR2Reader(countedBucket(keys)))("testnet", 10);
     const from = 1028410;
-    await (await startSealedRead(ranges, { projection: "shielded" }, from, from + 9, true, [])).body.cancel();
+    const seg = { kind: "sealed", index: 102841, from, to: from + 9 } as const;
+    await (await startSealedRead(ranges, { projection: "shielded" }, seg, true, [])).body.cancel();
     expect(keys).toEqual([
       rangeKeys("testnet", 10, 102841).meta,
       rangeKeys("testnet", 10, 102841).data.shielded,

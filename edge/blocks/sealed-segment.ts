@@ -5,11 +5,12 @@ import { encodeFrame, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import { type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
 import type { RangeSource } from "../../proto/pools.ts";
 import type { ChainCheck } from "../../proto/range/chain-link.ts";
-import { blockInfo, frameSpan, type HashIndexLevel } from "../../proto/range/index.ts";
+import { blockInfo, frameSpan, type HashIndexLevel, type HeadBundles } from "../../proto/range/index.ts";
 import type { RangeReader, SpanRead, WholeRead } from "../../proto/range/reader.ts";
 import { beforeDeadline } from "../../proto/wire/deadline.ts";
 import { readAll } from "../store/read-all.ts";
 import type { ResponseSink } from "../wire/sink.ts";
+import type { Segment } from "./plan.ts";
 
 /**
  * A sealed segment's one storage read, its body the storage's native stream: a span with the
@@ -18,20 +19,25 @@ import type { ResponseSink } from "../wire/sink.ts";
 export type SealedRead = SpanRead<ReadableStream<Uint8Array>> | WholeRead<ReadableStream<Uint8Array>>;
 
 /**
- * Starts the one read of `from..to` (either order, one range); callers start the next while
- * sending one. `pipeWhole`: a whole range sent ascending as stored is read whole, which needs
- * no metadata read when the head's range-ends objects (`endsLevels`) cover the range or the
- * range has been seen (proto/range/range-ends.ts: one read per level, not one per range).
+ * Starts the one read of a sealed segment (`from..to` in either order, one range, or a bundle of
+ * whole ranges); callers start the next while sending one. `pipeWhole`: a whole range sent
+ * ascending as stored is read whole, which needs no metadata read when the head's range-ends
+ * objects (`endsLevels`) cover the range or the range has been seen (proto/range/range-ends.ts:
+ * one read per level, not one per range). A bundle segment (bundle-segments.ts) comes with its
+ * ends and is read whole as well.
  */
 export function startSealedRead(
   ranges: RangeReader<ReadableStream<Uint8Array>>,
   source: RangeSource,
-  from: number,
-  to: number,
+  seg: Extract<Segment, { kind: "sealed" }>,
   pipeWhole = false,
   endsLevels: readonly HashIndexLevel[] = [],
+  bundles?: HeadBundles,
 ): Promise<SealedRead> {
+  const { from, to } = seg;
   const size = ranges.rangeSize;
+  if (seg.bundle !== undefined && bundles !== undefined)
+    return ranges.readBundle(source.projection, seg.bundle.index, bundles, seg.bundle.ends);
   if (pipeWhole && source.project === undefined && from <= to && from % size === 0 && to === from + size - 1)
     return ranges.readWhole(source.projection, from / size, endsLevels);
   return ranges.read(source.projection, Math.min(from, to), Math.max(from, to));

@@ -1,7 +1,7 @@
 import { toConnectError } from "../../proto/errors.ts";
 import type { RangeSource } from "../../proto/pools.ts";
 import { ChainCheck } from "../../proto/range/chain-link.ts";
-import type { HashIndexLevel } from "../../proto/range/index.ts";
+import type { HashIndexLevel, HeadBundles } from "../../proto/range/index.ts";
 import type { RangeReader } from "../../proto/range/reader.ts";
 import { beforeDeadline, type Deadline, orDeadline } from "../../proto/wire/deadline.ts";
 import { endOfStream } from "../../proto/wire/end-stream.ts";
@@ -22,6 +22,8 @@ export interface RangeStream {
   ascending: boolean;
   /** The head's range-ends levels: whole ranges they cover are read without metadata. */
   endsLevels: readonly HashIndexLevel[];
+  /** The head's bundles, when segments may be bundle reads (bundle-segments.ts). */
+  bundles?: HeadBundles;
   /** The first range whose reads may fill the Cache API (EdgeServices.hotFrom); undefined: none. */
   hotFrom?: number;
   /** The client's deadline: checked between segments. */
@@ -78,7 +80,7 @@ export async function* segmentPieces(stream: RangeStream, pipeWhole = false): As
       const connections = readConnections(seg.index, stream.hotFrom);
       if (prepared + 1 > current + 1 && open + connections > SEALED_READ_CONNECTIONS) return;
       prepared++;
-      const read = startSealedRead(ranges, source, seg.from, seg.to, pipeWhole, stream.endsLevels);
+      const read = startSealedRead(ranges, source, seg, pipeWhole, stream.endsLevels, stream.bundles);
       read.catch(() => {});
       started.set(prepared, { read, connections });
       open += connections;

@@ -61,10 +61,15 @@ const HEAD_KEY = /\/head\.json$/;
 const HISTORY_KEY =
   /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/(\d{8}\.txs\.bin|txid\/[^/]+\/[^/]+\.bin|taddr\/[^/]+\/[^/]+\.dir\.bin)$/;
 const RECORDS_KEY = /\.rec\.bin$/;
+const BUNDLE_KEY = /^v\d+\/[a-z0-9-]{1,16}\/r\d+\/b\d+\//;
 
-/** The kind of a key, or undefined for what must not be cached (the mutable head, address records). */
+/**
+ * The kind of a key, or undefined for what must not be cached: the mutable head, address records,
+ * and range bundles (proto/range/bundles.ts: older history in large objects, like the data objects
+ * below `hotFrom`).
+ */
 export function cachedKind(key: string): CachedKind | undefined {
-  if (HEAD_KEY.test(key) || RECORDS_KEY.test(key)) return undefined;
+  if (HEAD_KEY.test(key) || RECORDS_KEY.test(key) || BUNDLE_KEY.test(key)) return undefined;
   if (DATA_KEY.test(key)) return "data";
   if (META_KEY.test(key)) return "meta";
   if (TREES_KEY.test(key)) return "trees";

@@ -2,6 +2,7 @@ import { displayHex, equalBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
   blockInfo,
+  bundlesWithin,
   decodeHead,
   encodeHead,
   endsOf,
@@ -150,6 +151,8 @@ export async function bootstrapFromStore(options: BootstrapOptions): Promise<Boo
     tip,
     updatedAt: new Date().toISOString(),
     hashIndex: hashIndex.headField,
+    // Bundles holding a cut range are written again once it is sealed again.
+    ...(head.bundles ? { bundles: bundlesWithin(head.bundles, firstIndex + (tip ? kept : 0)) } : {}),
   };
   await writeHead(options, cut, hashIndex);
   options.sealed.forget(mismatches[0]!);

@@ -23,5 +23,6 @@ export function deferredSealer(head: HeadObject | null, ready: Promise<Sealer>):
     sealReady: (tail, finalHeight) => (sealer ? sealer.sealReady(tail, finalHeight) : Promise.resolve()),
     flush: () => (sealer ? sealer.flush() : Promise.resolve()),
     refreshHead: (maxAgeMs) => (sealer ? sealer.refreshHead(maxAgeMs) : Promise.resolve()),
+    bundlesBehind: () => sealer?.bundlesBehind() ?? false,
   };
 }

@@ -43,6 +43,7 @@ export function indexerFromConfig(
     pollMs: config.pollMs,
     history: config.history,
     supersededGraceMs: config.supersededGraceMs,
+    bundleRanges: config.bundleRanges,
     log: parts.log,
     metrics: parts.metrics,
     hooks: parts.hooks,

@@ -77,6 +77,8 @@ export interface IndexerOptions {
    * (level-sweeper.ts); undefined: kept forever.
    */
   supersededGraceMs?: number;
+  /** Ranges per bundle (proto/range/bundles.ts; default DEFAULT_BUNDLE_RANGES); 0: none. */
+  bundleRanges?: number;
 }
 
 export interface IndexerStatus {
@@ -497,6 +499,7 @@ class NodeIndexer implements Indexer {
         hashIndex: result.hashIndex,
         hashIndexEpochRanges: o.hashIndexEpochRanges,
         sweeper,
+        bundleRanges: o.bundleRanges,
         history: writer && {
           writer,
           complete: (blocks) =>
@@ -592,7 +595,9 @@ class NodeIndexer implements Indexer {
         if (outcome === "idle") {
           await s.sealer.flush();
           await s.sealer.refreshHead(HEAD_REFRESH_MS);
-          if (this.#nextRangeWaits(s) && !this.#historyPending) this.#synced.resolve();
+          // Synced once bundles are caught up too: the idle refresh writes a batch per poll.
+          if (this.#nextRangeWaits(s) && !this.#historyPending && !s.sealer.bundlesBehind())
+            this.#synced.resolve();
         }
         if (outcome !== "progress") await sleep(o.pollMs, signal);
       } catch (err) {

@@ -1,4 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { concatBytes } from "../../proto/bytes.ts";
+import {
+  bundleKey,
+  DEFAULT_BUNDLE_MAX_BYTES,
+  decodeHead,
+  type HeadObject,
+  headKey,
+  PROJECTIONS,
+  rangeKeys,
+} from "../../proto/range/index.ts";
 import { syntheticRange } from "../../proto/range/testing.ts";
 import { createDevNode } from "../devnode/index.ts";
 import { createNodeClient } from "../node/index.ts";
@@ -99,5 +109,69 @@ describe("the sealer's uploads in flight", () => {
   it("lets a range larger than the whole budget go alone rather than never", async () => {
     const { most } = await sealAll(1);
     expect(most).toBe(1);
+  }, 60_000);
+});
+
+describe("the sealer's range bundles", () => {
+  async function sealerOver(store: BlobStore, bundleRanges: number, head: HeadObject | null = null) {
+    const dev = await createDevNode({ synthetic: { blocks: 5, seed: "sealer" }, network: "regtest" });
+    await dev.ready;
+    cleanups.push(() => dev.close());
+    const node = createNodeClient({ url: dev.url, retries: 0, timeoutMs: 5000 });
+    cleanups.push(() => node.close());
+    return createSealer({
+      store,
+      info: node,
+      network: "regtest",
+      rangeSize: RANGE,
+      maxInFlight: 4,
+      head,
+      firstHeight: 0,
+      bundleRanges,
+      onUploaded: () => {},
+      onSealed: () => {},
+      onStoreError: (err) => {
+        throw err;
+      },
+    });
+  }
+
+  function storeIn(): BlobStore {
+    const dir = tempDir("lightedge-sealer-bundles-");
+    cleanups.push(() => dir.remove());
+    return createDirectoryStore(dir.path);
+  }
+
+  it("writes each bundle its ranges complete before the head that names it", async () => {
+    const store = storeIn();
+    const sealer = await sealerOver(store, 4);
+    await sealer.sealReady(tailOfRanges(), RANGES * RANGE - 1);
+    await sealer.flush();
+    // 6 ranges: bundle 0 (ranges 0..3) is whole, bundle 1 (4..7) is not yet.
+    expect(sealer.head()?.bundles).toEqual({ ranges: 4, maxBytes: DEFAULT_BUNDLE_MAX_BYTES, to: 4 });
+    const stored = decodeHead((await store.get(headKey("regtest")))!);
+    expect(stored.bundles?.to).toBe(4);
+    for (const p of PROJECTIONS) {
+      const parts = [];
+      for (let i = 0; i < 4; i++) parts.push((await store.get(rangeKeys("regtest", RANGE, i).data[p]))!);
+      expect(await store.get(bundleKey("regtest", RANGE, 4, 0, p))).toEqual(concatBytes(parts));
+    }
+    expect(await store.get(bundleKey("regtest", RANGE, 4, 1, "shielded"))).toBeNull();
+    expect(sealer.bundlesBehind()).toBe(false);
+  }, 60_000);
+
+  it("names none when they are off, and a later sealer writes them for the ranges already sealed", async () => {
+    const store = storeIn();
+    const off = await sealerOver(store, 0);
+    await off.sealReady(tailOfRanges(), RANGES * RANGE - 1);
+    await off.flush();
+    expect(off.head()?.bundles).toBeUndefined();
+    const later = await sealerOver(store, 3, off.head());
+    expect(later.bundlesBehind()).toBe(true);
+    // Written on the next refresh, however fresh the head (ranges 0..5: bundles 0 and 1).
+    await later.refreshHead(3_600_000);
+    expect(later.bundlesBehind()).toBe(false);
+    expect(decodeHead((await store.get(headKey("regtest")))!).bundles?.to).toBe(6);
+    expect(await store.get(bundleKey("regtest", RANGE, 3, 1, "nullifiers"))).not.toBeNull();
   }, 60_000);
 });

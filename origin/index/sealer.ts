@@ -1,6 +1,7 @@
 import { displayHex } from "../../proto/bytes.ts";
 import {
   blockHashEntries,
+  DEFAULT_BUNDLE_RANGES,
   encodeHead,
   encodeSealedRange,
   endsOfEncoded,
@@ -15,6 +16,7 @@ import {
 import type { HistoryRange, HistoryWriter, SealedObject } from "../history/history-writer.ts";
 import type { NodeInfoSource } from "../node/ports.ts";
 import { type BlobStore, type Body, bodyLength } from "../store/index.ts";
+import { BundleWriter } from "./bundle-writer.ts";
 import { codecOptions } from "./codec-options.ts";
 import { headLightdInfo } from "./head-info.ts";
 import type { LevelSweeper } from "./level-sweeper.ts";
@@ -56,6 +58,11 @@ export interface SealerOptions {
   history?: SealerHistory;
   /** Deletes the index levels heads no longer name, after their grace (level-sweeper.ts). */
   sweeper?: LevelSweeper;
+  /**
+   * Ranges per bundle (proto/range/bundles.ts), default DEFAULT_BUNDLE_RANGES; 0: no bundles (heads
+   * name none).
+   */
+  bundleRanges?: number;
 }
 
 export interface SealerHistory {
@@ -73,9 +80,21 @@ export interface Sealer {
   sealReady(tail: Tail, finalHeight: number): Promise<void>;
   /** Resolves once every started range and its head are written. */
   flush(): Promise<void>;
-  /** Rewrites the head with fresh node info when it is older than `maxAgeMs` and nothing is uploading. */
+  /**
+   * Rewrites the head with fresh node info when it is older than `maxAgeMs` and nothing is
+   * uploading, or sooner when bundles are behind its ranges (after them).
+   */
   refreshHead(maxAgeMs: number): Promise<void>;
+  /** Whether bundles of sealed ranges are still to be written (refreshHead writes them). */
+  bundlesBehind(): boolean;
 }
+
+/**
+ * Bundles written before one head at most: a head per range while following writes the one bundle
+ * its range completes; a store adopted without bundles (3,500 ranges at mainnet: 350 bundles) gets
+ * them a batch per idle refresh, so heads and sealing are never held up for long.
+ */
+const BUNDLES_PER_HEAD = 32;
 
 const INFO_MAX_AGE_MS = 5_000;
 
@@ -123,6 +142,22 @@ export function createSealer(options: SealerOptions): Sealer {
       firstIndex: firstHeight / options.rangeSize,
       epochRanges: options.hashIndexEpochRanges,
     });
+
+  const bundleRanges = options.bundleRanges ?? DEFAULT_BUNDLE_RANGES;
+  const bundles =
+    bundleRanges === 0
+      ? undefined
+      : new BundleWriter({
+          store: options.store,
+          network: options.network,
+          rangeSize: options.rangeSize,
+          firstIndex: firstHeight / options.rangeSize,
+          ranges: bundleRanges,
+          stored: head?.bundles,
+          put: (key, body) => put(key, body, true),
+        });
+  /** Range index past the head's last range. */
+  const headEnd = (h: HeadObject) => h.firstHeight / h.rangeSize + h.rangeCount;
 
   const lightdInfo = async () => {
     if (!info || Date.now() - info.at > INFO_MAX_AGE_MS) {
@@ -176,6 +211,7 @@ export function createSealer(options: SealerOptions): Sealer {
     const writer = options.history?.writer;
     // Streamed out of the history database a shard at a time: each is put before the next is built.
     if (writer) for (const o of writer.levelObjects(rangeCount)) await put(o.key, o.bytes, true);
+    await bundles?.catchUp(index + 1, BUNDLES_PER_HEAD);
     const next: HeadObject = {
       format: "lightedge-head",
       version: 1,
@@ -188,6 +224,7 @@ export function createSealer(options: SealerOptions): Sealer {
       lightdInfo: await lightdInfo(),
       hashIndex: hashIndex.headField,
       ...(writer ? { history: writer.headField(rangeCount) } : {}),
+      ...(bundles ? { bundles: bundles.field } : {}),
     };
     await writeHead(next);
     writer?.baseStored(rangeCount);
@@ -261,16 +298,25 @@ export function createSealer(options: SealerOptions): Sealer {
       if (failure) throw failure.error;
     },
     async refreshHead(maxAgeMs) {
-      if (head === null || inFlight.size > 0 || Date.now() - headWrittenAt < maxAgeMs) return;
+      if (head === null || inFlight.size > 0) return;
       const current = head;
+      const behind = bundles?.behind(headEnd(current)) === true;
+      if (!behind && Date.now() - headWrittenAt < maxAgeMs) return;
       headChain = headChain.then(async () => {
-        await writeHead({ ...current, updatedAt: new Date().toISOString(), lightdInfo: await lightdInfo() });
+        if (behind) await bundles!.catchUp(headEnd(current), BUNDLES_PER_HEAD);
+        await writeHead({
+          ...current,
+          updatedAt: new Date().toISOString(),
+          lightdInfo: await lightdInfo(),
+          ...(bundles ? { bundles: bundles.field } : {}),
+        });
         // A store following the tip writes a head per range (≈ a day on mainnet): the idle
         // refresh is when most levels' grace runs out.
         await options.sweeper?.afterHead(head!);
       });
       await headChain;
     },
+    bundlesBehind: () => head !== null && bundles?.behind(headEnd(head)) === true,
     async flush() {
       await headChain.catch(() => {});
       if (failure) throw failure.error;

@@ -1,6 +1,7 @@
 import { displayHex } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
 import { type HeadHistory, isHeadHistory } from "../history/layout.ts";
+import { type HeadBundles, isHeadBundles } from "./bundles.ts";
 import { type HeadHashIndex, isHeadHashIndex } from "./hash-index-layout.ts";
 import { assertNetworkName, assertRangeSize, FORMAT_VERSION } from "./keys.ts";
 import type { RangeMeta } from "./types.ts";
@@ -36,6 +37,11 @@ export interface HeadObject {
    * them or while they are backfilled.
    */
   history?: HeadHistory;
+  /**
+   * Present when range bundles are stored (proto/range/bundles.ts): which ones. Absent in heads
+   * written before bundles existed; readers then read range by range.
+   */
+  bundles?: HeadBundles;
 }
 
 export interface HeadLightdInfo {
@@ -95,6 +101,7 @@ function validateHead(value: unknown, fail: Fail): asserts value is HeadObject {
   validateLightdInfo(h.lightdInfo, fail);
   if (h.hashIndex !== undefined && !isHeadHashIndex(h.hashIndex)) throw fail("bad hashIndex");
   if (h.history !== undefined && !isHeadHistory(h.history, h)) throw fail("bad history");
+  if (h.bundles !== undefined && !isHeadBundles(h.bundles, h)) throw fail("bad bundles");
 }
 
 function validateTip(h: HeadObject, fail: Fail): void {

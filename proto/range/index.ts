@@ -1,5 +1,17 @@
 // The sealed-range storage format (spec: proto/range-format.md). Pure: no I/O, no node: imports,
 // bundled into the edge Worker as well as the origin.
+export {
+  bundleEnds,
+  bundleKey,
+  bundleOf,
+  bundleStored,
+  bundlesWithin,
+  DEFAULT_BUNDLE_MAX_BYTES,
+  DEFAULT_BUNDLE_RANGES,
+  firstBundle,
+  type HeadBundles,
+  isHeadBundles,
+} from "./bundles.ts";
 export { decodeRangeMeta } from "./decode-meta.ts";
 export { type CodecOptions, encodeSealedRange } from "./encode.ts";
 export { HashIndexBuilder, type HashIndexBuilderOptions } from "./hash-index-builder.ts";

@@ -1,6 +1,7 @@
 import { LightedgeError } from "../errors.ts";
 import { FRAME_HEADER_BYTES } from "../frame.ts";
 import { LoadCache, type LoadSharing, Lru } from "../lru.ts";
+import { bundleEnds, bundleKey, bundleStored, type HeadBundles } from "./bundles.ts";
 import { decodeRangeMeta } from "./decode-meta.ts";
 import type { CodecOptions } from "./encode.ts";
 import type { HashIndexLevel } from "./hash-index-layout.ts";
@@ -53,11 +54,12 @@ export interface SpanRead<Body> {
 }
 
 /**
- * One whole range of a projection, as the store returned it, with what a continuity check needs
- * of it: its ends (first block's parent, last block's hash). No frame offsets: its bytes are sent
- * as they are.
+ * One whole range of a projection, or a bundle of whole ranges (proto/range/bundles.ts), as the
+ * store returned it, with what a continuity check needs of it: its ends (first block's parent,
+ * last block's hash). No frame offsets: its bytes are sent as they are.
  */
 export interface WholeRead<Body> {
+  /** The (first) range's index. */
   index: number;
   projection: Projection;
   ends: RangeEnds;
@@ -155,6 +157,40 @@ export class RangeReader<Body> {
     const key = rangeKeys(this.network, this.rangeSize, index).data[projection];
     const body = await this.#fetch(key, { offset: 0, length }, length);
     return { index, projection, ends, length, body };
+  }
+
+  /**
+   * The ends of bundle `bundle` of a projection (its ranges' ends combined, their chaining
+   * checked), when that bundle is stored and every range's ends are known without a metadata read
+   * (decoded before, or in a range-ends object of `endsLevels`); else undefined: read its ranges.
+   */
+  async bundleEnds(
+    projection: Projection,
+    bundle: number,
+    field: HeadBundles,
+    endsLevels: readonly HashIndexLevel[],
+  ): Promise<RangeEnds | undefined> {
+    const ranges: RangeEnds[] = [];
+    for (let index = bundle * field.ranges; index < (bundle + 1) * field.ranges; index++) {
+      const ends = this.#ends.get(index) ?? (await this.#levelEnds(endsLevels, index));
+      if (ends === undefined) return undefined;
+      ranges.push(ends);
+    }
+    const ends = bundleEnds(ranges);
+    return bundleStored(field, ends.lengths[projection]) ? ends : undefined;
+  }
+
+  /** Bundle `bundle` of a projection whole, its `ends` from `bundleEnds`: one storage read. */
+  async readBundle(
+    projection: Projection,
+    bundle: number,
+    field: HeadBundles,
+    ends: RangeEnds,
+  ): Promise<WholeRead<Body>> {
+    const length = ends.lengths[projection];
+    const key = bundleKey(this.network, this.rangeSize, field.ranges, bundle, projection);
+    const body = await this.#fetch(key, { offset: 0, length }, length);
+    return { index: bundle * field.ranges, projection, ends, length, body };
   }
 
   /** Range `index`'s ends from the range-ends object of its level, or undefined without one. */

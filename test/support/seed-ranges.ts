@@ -1,10 +1,14 @@
 import { parseBlock, projectBlock } from "../../origin/chain/index.ts";
-import { displayHex } from "../../proto/bytes.ts";
+import { concatBytes, displayHex } from "../../proto/bytes.ts";
 import {
   blockHashEntries,
+  bundleKey,
+  DEFAULT_BUNDLE_MAX_BYTES,
+  type EncodedRange,
   encodeHead,
   encodeSealedRange,
   endsOfEncoded,
+  firstBundle,
   HashIndexBuilder,
   type HeadObject,
   headKey,
@@ -47,6 +51,12 @@ export interface Seed {
  */
 export const SEED_HASH_EPOCH_RANGES = 4;
 
+/**
+ * Ranges per bundle in the seed (proto/range/bundles.ts): small, so whole streams read bundles and
+ * single ranges side by side (mainnet: one bundle of 4 of its 7 ranges; testnet: 4 of 4, of 18).
+ */
+export const SEED_BUNDLE_RANGES = 4;
+
 /** Default test seed: consecutive real runs, 10-block ranges, the newest blocks left as tail. */
 export const TEST_SEEDS: readonly SeedSpec[] = [
   { network: "mainnet", from: 663150, to: 663250, rangeSize: 10, sealedRanges: 7 },
@@ -65,6 +75,7 @@ export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
       firstIndex,
       epochRanges: SEED_HASH_EPOCH_RANGES,
     });
+    const encodedRanges = new Map<number, EncodedRange>();
     for (let i = 0; i < spec.sealedRanges; i++) {
       const index = firstIndex + i;
       const first = index * spec.rangeSize;
@@ -76,6 +87,7 @@ export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
         blocks: slice.map(toSealedInput),
       };
       const encoded = encodeSealedRange(input);
+      encodedRanges.set(index, encoded);
       const keys = rangeKeys(spec.network, spec.rangeSize, index);
       seed.objects.set(keys.meta, encoded.meta);
       for (const p of ["shielded", "full", "nullifiers"] as const)
@@ -83,6 +95,20 @@ export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
       hashIndex.add(index, blockHashEntries(input.blocks), endsOfEncoded(input, encoded));
     }
     for (const o of hashIndex.objects()) seed.objects.set(o.key, o.bytes);
+    // Bundles: each projection's data objects of SEED_BUNDLE_RANGES aligned ranges, concatenated.
+    let bundledTo = Math.floor(firstIndex / SEED_BUNDLE_RANGES) * SEED_BUNDLE_RANGES;
+    const end = firstIndex + spec.sealedRanges;
+    for (let b = firstBundle(firstIndex, SEED_BUNDLE_RANGES); (b + 1) * SEED_BUNDLE_RANGES <= end; b++) {
+      const members = Array.from(
+        { length: SEED_BUNDLE_RANGES },
+        (_, k) => encodedRanges.get(b * SEED_BUNDLE_RANGES + k)!,
+      );
+      for (const p of ["shielded", "full", "nullifiers"] as const) {
+        const key = bundleKey(spec.network, spec.rangeSize, SEED_BUNDLE_RANGES, b, p);
+        seed.objects.set(key, concatBytes(members.map((e) => e.data[p])));
+      }
+      bundledTo = (b + 1) * SEED_BUNDLE_RANGES;
+    }
     const tipHeight = (firstIndex + spec.sealedRanges) * spec.rangeSize - 1;
     const tip = blocks.find((b) => b.height === tipHeight)!;
     const head: HeadObject = {
@@ -106,6 +132,7 @@ export function buildSeed(specs: readonly SeedSpec[] = TEST_SEEDS): Seed {
         zcashdSubversion: "/Zebra:2.1.0/",
       },
       hashIndex: hashIndex.headField,
+      bundles: { ranges: SEED_BUNDLE_RANGES, maxBytes: DEFAULT_BUNDLE_MAX_BYTES, to: bundledTo },
     };
     seed.heads.set(spec.network, head);
     seed.objects.set(headKey(spec.network), encodeHead(head));
