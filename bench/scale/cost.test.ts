@@ -12,13 +12,14 @@ describe("scale cost model", () => {
     expect(one.cpuMs.high - one.cpuMs.low).toBeCloseTo(18e9 / 3.3e6, 0);
   });
 
-  it("counts one read per whole bundle a request covers, and per range otherwise", () => {
+  it("counts one read per bundle a request touches", () => {
     const layout = { firstHeight: 419_200, rangeSize: 1000, bundleRanges: 10 };
-    // 419,200 … 3,500,999 in 10,000-block requests: each touches 11 ranges (two of them in part), no
-    // bundle whole: 309 requests, the last one of 1,800 blocks touching 2.
-    expect(dataReads({ ...sync, blocks: 3_081_800, layout })).toBe(308 * 11 + 2);
-    // The same in one request: range 419 alone, then 308 whole bundles (420 … 3,499), then 3,500.
-    expect(dataReads({ ...sync, blocksPerRequest: 3_081_800, layout })).toBe(1 + 308 + 1);
+    expect(dataReads({ ...sync })).toBe(3_082); // no bundles: one per range
+    // 419,200 … 3,500,999 in 10,000-block requests: each touches 11 ranges in two bundles (41 and
+    // 42, …); 309 requests, the last one of 1,800 blocks in bundles 349 and 350.
+    expect(dataReads({ ...sync, layout })).toBe(309 * 2);
+    // The same in one request: bundles 41 … 350.
+    expect(dataReads({ ...sync, blocksPerRequest: 3_081_800, layout })).toBe(310);
     // Aligned 10,000-block requests: one bundle each.
     expect(
       dataReads({

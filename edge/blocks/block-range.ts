@@ -128,9 +128,10 @@ async function planRangeStream(
     const planned = planRange(a, b, extent, s.config.maxRangesPerRequest);
     if (bundles === undefined) return planned;
     const firstIndex = extent.firstHeight / extent.rangeSize;
+    const hotFrom = s.hotFrom(network, extent.rangeSize);
     return beforeDeadline(
       signal,
-      withBundles(planned, ranges, source.projection, bundles, firstIndex, endsLevels),
+      withBundles(planned, ranges, source.projection, bundles, firstIndex, endsLevels, hotFrom),
     );
   };
   let segments = await plan(start, end);

@@ -72,36 +72,50 @@ describe.skipIf(fixture === null)("GetBlockRange over range bundles", () => {
     },
   );
 
-  it("reads ranges one by one where a bundle is not wholly asked for, and for descending streams", async () => {
+  it("reads a run of ranges inside one bundle with one ranged read, and descending streams range by range", async () => {
     await testnetHead();
     const gets: string[] = [];
     const [, client] = clientsFor(envWith(watchedBucket(gets)), "https://edge.test/testnet")[0]!;
-    // Starts inside range 102840 and ends inside 102851: only bundle 25711 (102844..102847) is whole.
+    // 102840 (from its 6th block) … 102843, bundle 25711 whole, 102848 … 102851 (to its 6th block).
     const up = await collect(client.getBlockRange(range(1028405, 1028515)));
     expect(up.error).toBeUndefined();
     expect(up.items.map((b) => toBinary(CompactBlockSchema, b))).toEqual(
       expected(1028405, 1028515, "shielded"),
     );
-    // In any order: the partial first range's metadata read puts its data read after later ones.
-    expect(shieldedKeys(gets).sort()).toEqual(
-      [
-        single(102840),
-        single(102841),
-        single(102842),
-        single(102843),
-        bundle(25711),
-        single(102848),
-        single(102849),
-        single(102850),
-        single(102851),
-      ].sort(),
-    );
+    expect(shieldedKeys(gets).sort()).toEqual([bundle(25710), bundle(25711), bundle(25712)]);
+    // The ranges where the run starts and ends inside: their frame offsets and hashes.
+    expect(gets.filter((k) => k.endsWith(".meta.bin")).sort()).toEqual([
+      rangeKeys("testnet", 10, 102840).meta,
+      rangeKeys("testnet", 10, 102851).meta,
+    ]);
+    // Two ranges of two bundles: each read apart. Three of one: one read.
+    for (const [from, to, keys] of [
+      [1028435, 1028444, [single(102843), single(102844)]],
+      [1028445, 1028464, [bundle(25711)]],
+    ] as const) {
+      gets.length = 0;
+      const r = await collect(client.getBlockRange(range(from, to)));
+      expect(r.items.map((b) => toBinary(CompactBlockSchema, b))).toEqual(expected(from, to, "shielded"));
+      expect(shieldedKeys(gets).sort()).toEqual([...keys].sort());
+    }
     gets.length = 0;
     const down = await collect(client.getBlockRange(range(1028479, 1028400)));
     expect(down.items.map((b) => toBinary(CompactBlockSchema, b))).toEqual(
       expected(1028479, 1028400, "shielded"),
     );
     expect(shieldedKeys(gets).some((k) => k.includes("/b4/"))).toBe(false);
+  });
+
+  it("leaves the newest ranges, which the Cache API holds one by one, out of bundles", async () => {
+    await testnetHead();
+    const gets: string[] = [];
+    // 8 hot ranges: 102850 … 102857; bundle 25712 (102848 … 102851) holds two of them.
+    const e = testEnv("none", { BLOCKS: watchedBucket(gets), CACHE_HOT_RANGES: "8" });
+    const [, client] = clientsFor(e, "https://edge.test/testnet")[0]!;
+    const { items, error } = await collect(client.getBlockRange(range(1028400, 1028579)));
+    expect(error).toBeUndefined();
+    expect(items.map((b) => toBinary(CompactBlockSchema, b))).toEqual(expected(1028400, 1028579, "shielded"));
+    expect(shieldedKeys(gets).filter((k) => k.includes("/b4/"))).toEqual([bundle(25710), bundle(25711)]);
   });
 
   it("reads the nullifier projection's bundles for GetBlockRangeNullifiers", async () => {

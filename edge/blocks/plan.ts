@@ -38,8 +38,8 @@ export type Segment =
       index: number;
       from: number;
       to: number;
-      /** Whole ranges read as one stored bundle (bundle-segments.ts), with its ends. */
-      bundle?: { index: number; ends: RangeEnds };
+      /** Ranges read from one stored bundle (bundle-segments.ts), with the ends of its ranges. */
+      bundle?: { index: number; ranges: readonly RangeEnds[] };
     }
   /** Heights the store does not hold: the origin's tail (or, below the first range, its store). */
   | { kind: "origin"; from: number; to: number };

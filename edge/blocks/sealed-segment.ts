@@ -23,8 +23,8 @@ export type SealedRead = SpanRead<ReadableStream<Uint8Array>> | WholeRead<Readab
  * whole ranges); callers start the next while sending one. `pipeWhole`: a whole range sent
  * ascending as stored is read whole, which needs no metadata read when the head's range-ends
  * objects (`endsLevels`) cover the range or the range has been seen (proto/range/range-ends.ts:
- * one read per level, not one per range). A bundle segment (bundle-segments.ts) comes with its
- * ends and is read whole as well.
+ * one read per level, not one per range). A bundle segment (bundle-segments.ts), several ranges
+ * of one stored bundle, is one ranged read of it.
  */
 export function startSealedRead(
   ranges: RangeReader<ReadableStream<Uint8Array>>,
@@ -37,7 +37,7 @@ export function startSealedRead(
   const { from, to } = seg;
   const size = ranges.rangeSize;
   if (seg.bundle !== undefined && bundles !== undefined)
-    return ranges.readBundle(source.projection, seg.bundle.index, bundles, seg.bundle.ends);
+    return ranges.readBundle(source.projection, seg.bundle.index, bundles, seg.bundle.ranges, from, to);
   if (pipeWhole && source.project === undefined && from <= to && from % size === 0 && to === from + size - 1)
     return ranges.readWhole(source.projection, from / size, endsLevels);
   return ranges.read(source.projection, Math.min(from, to), Math.max(from, to));

@@ -14,6 +14,7 @@ import { createDevNode } from "../devnode/index.ts";
 import { createNodeClient } from "../node/index.ts";
 import { type BlobStore, createDirectoryStore } from "../store/index.ts";
 import { createSealer, projectionBytes } from "./sealer.ts";
+import { auditMetadata, auditStore } from "./store-audit.ts";
 import { createTail, type Tail } from "./tail.ts";
 import { tempDir } from "./testing.ts";
 
@@ -158,6 +159,16 @@ describe("the sealer's range bundles", () => {
     }
     expect(await store.get(bundleKey("regtest", RANGE, 4, 1, "shielded"))).toBeNull();
     expect(sealer.bundlesBehind()).toBe(false);
+    // The audits check what the head names: sizes (metadata audit), and bytes (full audit).
+    expect((await auditStore(store, "regtest", RANGE)).bundles).toBe(3);
+    const key = bundleKey("regtest", RANGE, 4, 0, "full");
+    const damaged = (await store.get(key))!.slice();
+    damaged[damaged.length - 1]! ^= 1;
+    await store.put(key, damaged);
+    expect((await auditMetadata(store, "regtest", RANGE)).bundles).toBe(3);
+    await expect(auditStore(store, "regtest", RANGE)).rejects.toMatchObject({ kind: "corrupt" });
+    await store.put(key, damaged.subarray(1));
+    await expect(auditMetadata(store, "regtest", RANGE)).rejects.toMatchObject({ kind: "corrupt" });
   }, 60_000);
 
   it("names none when they are off, and a later sealer writes them for the ranges already sealed", async () => {

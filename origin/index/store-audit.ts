@@ -2,16 +2,21 @@ import { equalBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
   assertHeadMatchesRange,
+  bundleEnds,
+  bundleKey,
+  bundleStored,
   decodeHead,
   decodeRangeEnds,
   encodeHashLevel,
   endsOf,
+  firstBundle,
   type HeadObject,
   headEndsLevels,
   headHashLevels,
   headKey,
   metaHashEntries,
   PROJECTIONS,
+  type Projection,
   type RangeEnds,
   type RangeHashes,
   type RangeMeta,
@@ -38,6 +43,8 @@ export interface AuditReport {
    * null when the head has no index.
    */
   hashIndex: { levels: number; shards: number; entries: number; rangeEnds: number } | null;
+  /** Bundle objects the head names, checked (0 when it names none). */
+  bundles: number;
 }
 
 const WHERE = "store-audit";
@@ -79,7 +86,7 @@ async function audit(
   o: { data: boolean; concurrency: number },
 ): Promise<AuditReport> {
   const bytes = await store.get(headKey(network));
-  if (bytes === null) return { head: null, ranges: 0, bytes: 0, hashIndex: null };
+  if (bytes === null) return { head: null, ranges: 0, bytes: 0, hashIndex: null, bundles: 0 };
   const head = decodeHead(bytes);
   const reader = createSealedReader(store, network, rangeSize);
   const first = head.firstHeight / rangeSize;
@@ -103,7 +110,52 @@ async function audit(
   }
   const index = await auditHashIndex(store, head, ends, o.concurrency);
   const hashIndex = index && { ...index, rangeEnds: await auditRangeEnds(store, head, ends) };
-  return { head, ranges: head.rangeCount, bytes: read, hashIndex };
+  const bundles = await auditBundles(store, head, ends, o);
+  return { head, ranges: head.rangeCount, bytes: read, hashIndex, bundles };
+}
+
+/**
+ * Every bundle the head names (proto/range/bundles.ts) is there with its ranges' total size; with
+ * `data`, it is byte for byte its ranges' data objects (themselves checked against the metadata).
+ */
+async function auditBundles(
+  store: BlobStore,
+  head: HeadObject,
+  ends: Ends[],
+  o: { data: boolean; concurrency: number },
+): Promise<number> {
+  const field = head.bundles;
+  if (field === undefined) return 0;
+  const first = head.firstHeight / head.rangeSize;
+  const checks: { key: string; members: number[]; length: number; projection: Projection }[] = [];
+  for (let b = firstBundle(first, field.ranges); (b + 1) * field.ranges <= field.to; b++) {
+    const members = Array.from({ length: field.ranges }, (_, k) => b * field.ranges + k);
+    const combined = bundleEnds(members.map((index) => ends[index - first]!.range));
+    for (const projection of PROJECTIONS)
+      if (bundleStored(field, combined.lengths[projection]))
+        checks.push({
+          key: bundleKey(head.network, head.rangeSize, field.ranges, b, projection),
+          members,
+          length: combined.lengths[projection],
+          projection,
+        });
+  }
+  await forEachLimited(checks, o.concurrency, async ({ key, members, length, projection }) => {
+    const info = await store.stat(key);
+    if (info === null) throw new LightedgeError("corrupt", WHERE, `bundle ${key} is missing`);
+    if (info.size !== length)
+      throw new LightedgeError("corrupt", WHERE, `bundle ${key} is ${info.size} bytes, its ranges ${length}`);
+    if (!o.data) return;
+    const bytes = (await store.get(key))!;
+    let at = 0;
+    for (const index of members) {
+      const part = (await store.get(rangeKeys(head.network, head.rangeSize, index).data[projection]))!;
+      if (!equalBytes(bytes.subarray(at, at + part.length), part))
+        throw new LightedgeError("corrupt", WHERE, `bundle ${key} does not hold range ${index} as stored`);
+      at += part.length;
+    }
+  });
+  return checks.length;
 }
 
 async function verifyData(store: BlobStore, meta: RangeMeta): Promise<number> {

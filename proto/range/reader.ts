@@ -6,7 +6,7 @@ import { decodeRangeMeta } from "./decode-meta.ts";
 import type { CodecOptions } from "./encode.ts";
 import type { HashIndexLevel } from "./hash-index-layout.ts";
 import { type Projection, rangeKeys } from "./keys.ts";
-import { assertMetaIdentity, blockSpan } from "./meta-query.ts";
+import { assertMetaIdentity, blockInfo, blockSpan } from "./meta-query.ts";
 import {
   decodeRangeEnds,
   endsLevelOf,
@@ -160,37 +160,65 @@ export class RangeReader<Body> {
   }
 
   /**
-   * The ends of bundle `bundle` of a projection (its ranges' ends combined, their chaining
-   * checked), when that bundle is stored and every range's ends are known without a metadata read
-   * (decoded before, or in a range-ends object of `endsLevels`); else undefined: read its ranges.
+   * The ends of bundle `bundle`'s ranges, in order, when its projection's object is stored and
+   * every range's ends are known without a metadata read (decoded before, or in a range-ends object
+   * of `endsLevels`); else undefined: read its ranges one by one. Their chaining is checked
+   * (`corrupt` when they do not).
    */
-  async bundleEnds(
+  async bundleRanges(
     projection: Projection,
     bundle: number,
     field: HeadBundles,
     endsLevels: readonly HashIndexLevel[],
-  ): Promise<RangeEnds | undefined> {
+  ): Promise<RangeEnds[] | undefined> {
     const ranges: RangeEnds[] = [];
     for (let index = bundle * field.ranges; index < (bundle + 1) * field.ranges; index++) {
       const ends = this.#ends.get(index) ?? (await this.#levelEnds(endsLevels, index));
       if (ends === undefined) return undefined;
       ranges.push(ends);
     }
-    const ends = bundleEnds(ranges);
-    return bundleStored(field, ends.lengths[projection]) ? ends : undefined;
+    return bundleStored(field, bundleEnds(ranges).lengths[projection]) ? ranges : undefined;
   }
 
-  /** Bundle `bundle` of a projection whole, its `ends` from `bundleEnds`: one storage read. */
+  /**
+   * Heights `from..to` (ascending, at least two of the bundle's ranges) of bundle `bundle`, its
+   * ranges' ends from `bundleRanges`: one ranged read of the bundle object. A run that starts or
+   * ends inside a range needs that range's metadata (for the frame offset and the hash there).
+   */
   async readBundle(
     projection: Projection,
     bundle: number,
     field: HeadBundles,
-    ends: RangeEnds,
+    ranges: readonly RangeEnds[],
+    from: number,
+    to: number,
   ): Promise<WholeRead<Body>> {
-    const length = ends.lengths[projection];
+    const size = this.rangeSize;
+    const base = bundle * field.ranges;
+    const first = Math.floor(from / size) - base;
+    const last = Math.floor(to / size) - base;
+    let before = 0; // bytes of the bundle's ranges before `first`
+    for (let k = 0; k < first; k++) before += ranges[k]!.lengths[projection];
+    let through = before; // … and through `last`
+    for (let k = first; k <= last; k++) through += ranges[k]!.lengths[projection];
+    const [head, tail] = await Promise.all([
+      from % size === 0 ? undefined : this.meta(base + first),
+      (to + 1) % size === 0 ? undefined : this.meta(base + last),
+    ]);
+    const start = before + (head ? blockSpan(head, projection, from, from).offset : 0);
+    const lastStart = through - ranges[last]!.lengths[projection];
+    const end = tail ? lastStart + blockSpan(tail, projection, tail.firstHeight, to).length : through;
+    const ends: RangeEnds = {
+      firstHeight: from,
+      parentWireHash: head ? blockInfo(head, from).wirePrevHash : ranges[first]!.parentWireHash,
+      lastHeight: to,
+      lastWireHash: tail ? blockInfo(tail, to).wireHash : ranges[last]!.lastWireHash,
+      lengths: bundleEnds(ranges).lengths,
+    };
     const key = bundleKey(this.network, this.rangeSize, field.ranges, bundle, projection);
-    const body = await this.#fetch(key, { offset: 0, length }, length);
-    return { index: bundle * field.ranges, projection, ends, length, body };
+    const span = { offset: start, length: end - start };
+    const body = await this.#fetch(key, span, ends.lengths[projection]);
+    return { index: base + first, projection, ends, length: span.length, body };
   }
 
   /** Range `index`'s ends from the range-ends object of its level, or undefined without one. */
