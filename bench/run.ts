@@ -126,6 +126,8 @@ async function main(): Promise<number> {
       // Read by scenarios/scale.ts: payload scale of the generated store (default 0.02) and its height.
       "payload-scale": { type: "string" },
       "scale-to": { type: "string" },
+      // … and ranges per bundle (default the format's, proto/range/bundles.ts; "off": none).
+      "bundle-ranges": { type: "string" },
       // Read by scenarios/zebrad-index.ts: Regtest blocks zebrad mines (default 20,000).
       "zebrad-blocks": { type: "string" },
     },

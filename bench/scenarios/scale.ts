@@ -29,23 +29,31 @@ const NETWORK = "mainnet";
 /** The bootstrap bucket's payload scale: bootstrap reads metadata only, so payload only costs time. */
 const BOOTSTRAP_PAYLOAD_SCALE = 0.002;
 
-/** `--payload-scale F` (default 0.02) and `--scale-to H` (default 3,500,000), declared in run.ts. */
-function scaleArgs(): { payloadScale: number; to: number; edge: boolean } {
+/**
+ * `--payload-scale F` (default 0.02), `--scale-to H` (default 3,500,000) and `--bundle-ranges N|off`
+ * (default the format's), declared in run.ts.
+ */
+function scaleArgs(): { payloadScale: number; to: number; edge: boolean; bundleRanges: number } {
   const { values } = parseArgs({
     strict: false,
     options: {
       "payload-scale": { type: "string" },
       "scale-to": { type: "string" },
       "edge-runtime": { type: "string" },
+      "bundle-ranges": { type: "string" },
     },
   });
+  const bundleRanges =
+    values["bundle-ranges"] === "off" ? 0 : Number(values["bundle-ranges"] ?? DEFAULT_BUNDLE_RANGES);
+  if (!Number.isInteger(bundleRanges) || bundleRanges === 1 || bundleRanges < 0 || bundleRanges > 1000)
+    throw new Error("scale: --bundle-ranges must be off or 2 … 1000");
   const payloadScale = Number(values["payload-scale"] ?? 0.02);
   const to = Number(values["scale-to"] ?? 3_500_000);
   if (!(payloadScale > 0 && payloadScale <= 1) || !Number.isInteger(to) || to < SAPLING_ACTIVATION)
     throw new Error("scale: --payload-scale must be in (0, 1] and --scale-to ≥ 419200");
   // The edge runs under Miniflare here (the nearer stand-in for a deployed Worker); `--edge-runtime
   // wrangler` skips it (seeding ~17,500 objects into local R2 takes minutes).
-  return { payloadScale, to, edge: values["edge-runtime"] !== "wrangler" };
+  return { payloadScale, to, edge: values["edge-runtime"] !== "wrangler", bundleRanges };
 }
 
 /** One GetBlockRange over gRPC-web, read to the end: did it succeed, and with how many blocks? */
@@ -167,7 +175,7 @@ async function edgeBlockByHash(
 export const scenario: Scenario = {
   name: "scale",
   async run(ctx) {
-    const { payloadScale, to, edge } = scaleArgs();
+    const { payloadScale, to, edge, bundleRanges } = scaleArgs();
     const f = ctx.report.figures;
     const storeDir = join(ctx.tmp, "scale-store");
     ctx.log(`scale: generating 0..${to} at payload scale ${payloadScale}`);
@@ -179,8 +187,10 @@ export const scenario: Scenario = {
       network: NETWORK,
       workers: 2,
       seed: "lightedge-scale",
+      bundleRanges,
       log: ctx.log,
     });
+    f["scale.bundleRanges"] = bundleRanges;
     ctx.log(
       `scale: ${gen.ranges} ranges in ${gen.seconds.toFixed(1)} s (${Math.round(gen.blocksPerSec)} blocks/s)`,
     );
@@ -458,7 +468,8 @@ export const scenario: Scenario = {
     // Range bundles hold the data objects once more (an upper bound: the spam era's are too large
     // to bundle at payload scale 1, proto/range/bundles.ts).
     const dataBytes = all.shieldedBytes + all.fullBytes + all.nullifiersBytes;
-    const storedBytes = 2 * dataBytes + all.treesBytes + (f["scale.storage.meta.bytes"] ?? 0);
+    const storedBytes =
+      (bundleRanges === 0 ? 1 : 2) * dataBytes + all.treesBytes + (f["scale.storage.meta.bytes"] ?? 0);
     const seed000 = estimate({ ...sample, from: SAPLING_ACTIVATION, to: 3_145_000 });
     f["scale.projected.seed000ShieldedBytes"] = seed000.shieldedBytes;
     f["scale.projected.storeBytes"] = storedBytes;
@@ -469,7 +480,8 @@ export const scenario: Scenario = {
         ranges: Math.floor(scan.sealedTip / 1000) - Math.floor(SAPLING_ACTIVATION / 1000) + 1,
         bytes: sync.shieldedBytes,
         blocksPerRequest: PER_REQUEST,
-        layout: { firstHeight: SAPLING_ACTIVATION, rangeSize: 1000, bundleRanges: DEFAULT_BUNDLE_RANGES },
+        layout:
+          bundleRanges === 0 ? undefined : { firstHeight: SAPLING_ACTIVATION, rangeSize: 1000, bundleRanges },
       },
       storedBytes,
     );

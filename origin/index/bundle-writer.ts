@@ -32,6 +32,8 @@ export interface BundleWriterOptions {
   stored?: HeadBundles;
   /** Writes one immutable object (the caller's retries and upload counters). */
   put(key: string, body: Body): Promise<void>;
+  /** Reads one object back (the caller's retries); default: the store's `get`. */
+  get?(key: string): Promise<Uint8Array | null>;
 }
 
 /**
@@ -76,17 +78,21 @@ export class BundleWriter {
 
   /**
    * Writes up to `limit` bundles lying below range index `end`, `concurrency` at once (each holds
-   * up to `maxBytes` while it is written); `field` moves past them once all are written. Resolves
-   * to how many.
+   * up to `maxBytes` while it is written); `field` moves past each once it and every bundle before
+   * it are written, so a failure keeps what was written before it. Resolves to how many.
    */
   async catchUp(end: number, limit: number, concurrency = 1): Promise<number> {
     const ranges = this.#o.ranges;
     const next = this.#next;
     const count = Math.max(0, Math.min(limit, Math.floor((end - next) / ranges)));
-    if (count === 0) return 0;
-    const bundles = Array.from({ length: count }, (_, k) => next / ranges + k);
-    await forEachLimited(bundles, concurrency, (bundle) => this.#write(bundle));
-    this.#to = next + count * ranges;
+    const first = next / ranges;
+    const bundles = Array.from({ length: count }, (_, k) => first + k);
+    const written = new Set<number>();
+    await forEachLimited(bundles, concurrency, async (bundle) => {
+      await this.#write(bundle);
+      written.add(bundle);
+      for (let b = Math.max(this.#to, next) / ranges; written.has(b); b++) this.#to = (b + 1) * ranges;
+    });
     return count;
   }
 
@@ -101,7 +107,7 @@ export class BundleWriter {
       const parts: Uint8Array[] = [];
       for (const meta of metas) {
         const key = rangeKeys(o.network, o.rangeSize, meta.index).data[projection];
-        const bytes = await o.store.get(key);
+        const bytes = await this.#get(key);
         if (bytes === null)
           throw new LightedgeError("corrupt", "bundle-writer", `range object ${key} is missing`);
         verifySection(meta, projection, bytes, codecOptions);
@@ -111,10 +117,14 @@ export class BundleWriter {
     }
   }
 
+  #get(key: string): Promise<Uint8Array | null> {
+    return this.#o.get ? this.#o.get(key) : this.#o.store.get(key);
+  }
+
   async #meta(index: number): Promise<RangeMeta> {
     const o = this.#o;
     const key = rangeKeys(o.network, o.rangeSize, index).meta;
-    const bytes = await o.store.get(key);
+    const bytes = await this.#get(key);
     if (bytes === null)
       throw new LightedgeError("corrupt", "bundle-writer", `range metadata ${key} is missing`);
     const meta = decodeRangeMeta(bytes, codecOptions);

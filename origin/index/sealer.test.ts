@@ -114,7 +114,12 @@ describe("the sealer's uploads in flight", () => {
 });
 
 describe("the sealer's range bundles", () => {
-  async function sealerOver(store: BlobStore, bundleRanges: number, head: HeadObject | null = null) {
+  async function sealerOver(
+    store: BlobStore,
+    bundleRanges: number,
+    head: HeadObject | null = null,
+    errors: unknown[] | undefined = undefined,
+  ) {
     const dev = await createDevNode({ synthetic: { blocks: 5, seed: "sealer" }, network: "regtest" });
     await dev.ready;
     cleanups.push(() => dev.close());
@@ -132,7 +137,8 @@ describe("the sealer's range bundles", () => {
       onUploaded: () => {},
       onSealed: () => {},
       onStoreError: (err) => {
-        throw err;
+        if (errors === undefined) throw err;
+        errors.push(err);
       },
     });
   }
@@ -184,5 +190,30 @@ describe("the sealer's range bundles", () => {
     expect(later.bundlesBehind()).toBe(false);
     expect(decodeHead((await store.get(headKey("regtest")))!).bundles?.to).toBe(6);
     expect(await store.get(bundleKey("regtest", RANGE, 3, 1, "nullifiers"))).not.toBeNull();
+  }, 60_000);
+
+  it("stop at a damaged range object, named as a store error, while sealing goes on", async () => {
+    const inner = storeIn();
+    const damaged = rangeKeys("regtest", RANGE, 2).data.full;
+    // Range 2's full object reads back with a byte flipped (what bundling reads, after it is written).
+    const store: BlobStore = {
+      ...inner,
+      async get(key, range) {
+        const bytes = await inner.get(key, range);
+        if (key !== damaged || bytes === null) return bytes;
+        const copy = bytes.slice();
+        copy[0]! ^= 1;
+        return copy;
+      },
+    };
+    const errors: unknown[] = [];
+    const sealer = await sealerOver(store, 2, null, errors);
+    await sealer.sealReady(tailOfRanges(), RANGES * RANGE - 1);
+    await sealer.flush();
+    expect(sealer.head()?.rangeCount).toBe(RANGES);
+    expect(sealer.head()?.bundles?.to).toBe(2);
+    expect(errors).toEqual([expect.objectContaining({ kind: "corrupt" })]);
+    expect(sealer.bundlesBehind()).toBe(false);
+    expect(await inner.get(bundleKey("regtest", RANGE, 2, 2, "shielded"))).toBeNull();
   }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { displayHex } from "../../proto/bytes.ts";
+import { LightedgeError } from "../../proto/errors.ts";
 import {
   blockHashEntries,
   DEFAULT_BUNDLE_RANGES,
@@ -155,7 +156,22 @@ export function createSealer(options: SealerOptions): Sealer {
           ranges: bundleRanges,
           stored: head?.bundles,
           put: (key, body) => put(key, body, true),
+          get: (key) => retrying(() => options.store.get(key), options.onStoreError),
         });
+  /** Set when a range object to bundle is damaged: bundles stop there, sealing goes on. */
+  let bundlesStopped = false;
+  const writeBundles = async (end: number) => {
+    if (bundles === undefined || bundlesStopped) return;
+    try {
+      await bundles.catchUp(end, BUNDLES_PER_HEAD);
+    } catch (err) {
+      if (!(err instanceof LightedgeError && err.kind === "corrupt")) throw err;
+      // Bundling over a damaged range would hide it; failing would stop sealing for a copy the edge
+      // can do without. Heads keep naming the bundles written so far; a restart tries again.
+      bundlesStopped = true;
+      options.onStoreError(err);
+    }
+  };
   /** Range index past the head's last range. */
   const headEnd = (h: HeadObject) => h.firstHeight / h.rangeSize + h.rangeCount;
 
@@ -211,7 +227,7 @@ export function createSealer(options: SealerOptions): Sealer {
     const writer = options.history?.writer;
     // Streamed out of the history database a shard at a time: each is put before the next is built.
     if (writer) for (const o of writer.levelObjects(rangeCount)) await put(o.key, o.bytes, true);
-    await bundles?.catchUp(index + 1, BUNDLES_PER_HEAD);
+    await writeBundles(index + 1);
     const next: HeadObject = {
       format: "lightedge-head",
       version: 1,
@@ -300,10 +316,10 @@ export function createSealer(options: SealerOptions): Sealer {
     async refreshHead(maxAgeMs) {
       if (head === null || inFlight.size > 0) return;
       const current = head;
-      const behind = bundles?.behind(headEnd(current)) === true;
+      const behind = !bundlesStopped && bundles?.behind(headEnd(current)) === true;
       if (!behind && Date.now() - headWrittenAt < maxAgeMs) return;
       headChain = headChain.then(async () => {
-        if (behind) await bundles!.catchUp(headEnd(current), BUNDLES_PER_HEAD);
+        if (behind) await writeBundles(headEnd(current));
         await writeHead({
           ...current,
           updatedAt: new Date().toISOString(),
@@ -316,7 +332,7 @@ export function createSealer(options: SealerOptions): Sealer {
       });
       await headChain;
     },
-    bundlesBehind: () => head !== null && bundles?.behind(headEnd(head)) === true,
+    bundlesBehind: () => !bundlesStopped && head !== null && bundles?.behind(headEnd(head)) === true,
     async flush() {
       await headChain.catch(() => {});
       if (failure) throw failure.error;

@@ -256,13 +256,13 @@ export class RangeReader<Body> {
     return { meta, projection, lo, hi, span, body };
   }
 
-  /** `span` of data object `key`, checked against the object's length in its metadata. */
+  /** `span` of data (or bundle) object `key`, checked against the object's length its ranges give. */
   async #fetch(key: string, span: Span, expected: number): Promise<Body> {
     const got = await this.#store.readSpan(key, span);
-    if (got === null) throw new LightedgeError("corrupt", WHERE, `range object ${key} is missing`);
+    if (got === null) throw new LightedgeError("corrupt", WHERE, `stored object ${key} is missing`);
     const problem =
       got.size !== undefined && got.size !== expected
-        ? `${key} is ${got.size} bytes, its metadata says ${expected}`
+        ? `${key} is ${got.size} bytes, its ranges' lengths say ${expected}`
         : got.length !== undefined && got.length !== span.length
           ? `${key}: expected ${span.length} bytes at ${span.offset}, got ${got.length}`
           : undefined;
