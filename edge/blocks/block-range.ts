@@ -92,7 +92,7 @@ export async function* rangeMessages(
 /**
  * Plans a checked range: sealed segments from the head's extent, origin segments opened (so an
  * origin that is down or past its tip refuses the request before any byte is sent). `pipeWhole`
- * (stored bytes sent as they are): runs of whole ranges the head's bundles hold become bundle reads. Past the tip,
+ * (stored bytes sent as they are): runs of ranges inside one of the head's bundles become one read. Past the tip,
  * what exists is streamed in sending order, then OutOfRange (lightwalletd common/common.go
  * GetBlockRange stops at the first height it cannot get): without an origin the sealed tip is
  * the tip; with one, the origin's OutOfRange says so and its tip is asked.

@@ -19,8 +19,8 @@ import type { Segment } from "./plan.ts";
 export type SealedRead = SpanRead<ReadableStream<Uint8Array>> | WholeRead<ReadableStream<Uint8Array>>;
 
 /**
- * Starts the one read of a sealed segment (`from..to` in either order, one range, or a bundle of
- * whole ranges); callers start the next while sending one. `pipeWhole`: a whole range sent
+ * Starts the one read of a sealed segment (`from..to` in either order, one range, or a run of
+ * ranges inside one bundle); callers start the next while sending one. `pipeWhole`: a whole range sent
  * ascending as stored is read whole, which needs no metadata read when the head's range-ends
  * objects (`endsLevels`) cover the range or the range has been seen (proto/range/range-ends.ts:
  * one read per level, not one per range). A bundle segment (bundle-segments.ts), several ranges
