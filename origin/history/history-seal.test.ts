@@ -16,7 +16,14 @@ import {
   txIndexShardKey,
   txTableKey,
 } from "../../proto/history/index.ts";
-import { decodeHead, type HeadObject, headKey, lookupSealedHash } from "../../proto/range/index.ts";
+import {
+  bundleKey,
+  DEFAULT_BUNDLE_RANGES,
+  decodeHead,
+  type HeadObject,
+  headKey,
+  lookupSealedHash,
+} from "../../proto/range/index.ts";
 import { chainDir, hasChain, readChainHex } from "../../test/support/chain.ts";
 import { testIndexer } from "../../test/support/test-indexer.ts";
 import { parseBlock } from "../chain/index.ts";
@@ -346,5 +353,15 @@ describe.skipIf(!hasChain)("node-free history, sealed by the indexer (testnet 10
     );
     expect(ok.stdout).toBe("REPROJECTED 20 20 0\n");
     expect(ok.status).toBe(0);
+
+    // Bundles are rebuilt from the rebuilt ranges, never copied: a damaged one does not carry over.
+    const bundle = bundleKey("testnet", RANGE, DEFAULT_BUNDLE_RANGES, 10284, "full");
+    const good = (await rebuilt.get(bundle))!;
+    const flipped = good.slice();
+    flipped[0]! ^= 1;
+    await store.put(bundle, flipped);
+    const again = createDirectoryStore(dir("again"));
+    await reproject({ from: store, network: "testnet", to: again });
+    expect(toHex((await again.get(bundle))!)).toBe(toHex(good));
   }, 240_000);
 });

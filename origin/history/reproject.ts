@@ -16,10 +16,11 @@ import {
   type SealedBlockInput,
 } from "../../proto/range/index.ts";
 import { buildIndexedBlock } from "../index/build-block.ts";
+import { BundleWriter } from "../index/bundle-writer.ts";
 import { codecOptions } from "../index/codec-options.ts";
 import { forEachLimited } from "../index/for-each-limited.ts";
 import { createSealedReader } from "../index/sealed-reader.ts";
-import type { BlobStore } from "../store/index.ts";
+import type { BlobStore, Body } from "../store/index.ts";
 
 export interface ReprojectOptions {
   /** The store whose raw-block objects are read (its head must name node-free history). */
@@ -73,7 +74,7 @@ export async function reproject(o: ReprojectOptions): Promise<ReprojectResult> {
     { entries: ReturnType<typeof blockHashEntries>; ends: ReturnType<typeof endsOfEncoded> }
   >();
   const result: ReprojectResult = { ranges: indexes.length, identical: 0, differing: [], written: 0 };
-  const put = async (key: string, value: Uint8Array) => {
+  const put = async (key: string, value: Body) => {
     await o.to!.put(key, value, { contentType: "application/octet-stream", immutable: true });
     result.written++;
   };
@@ -138,10 +139,11 @@ async function writeRest(
     number,
     { entries: ReturnType<typeof blockHashEntries>; ends: ReturnType<typeof endsOfEncoded> }
   >,
-  put: (key: string, bytes: Uint8Array) => Promise<void>,
+  put: (key: string, body: Body) => Promise<void>,
 ): Promise<void> {
   const folder = `v1/${o.network}/`;
-  const rebuiltKeys = /\/(\d{8,})\.(meta|shielded|full|nullifiers)\.bin$|\/hash\/|\/head\.json$/;
+  // Range bundles are rebuilt too: they hold the projections.
+  const rebuiltKeys = /\/(\d{8,})\.(meta|shielded|full|nullifiers)\.bin$|\/hash\/|\/b\d+\/|\/head\.json$/;
   const copies = (await o.from.list(folder)).filter((key) => !rebuiltKeys.test(key));
   await forEachLimited(copies, o.concurrency ?? 4, async (key) => {
     const bytes = await o.from.get(key);
@@ -159,6 +161,26 @@ async function writeRest(
     hashIndex.add(firstIndex + k, r.entries, r.ends);
   }
   for (const obj of hashIndex.objects(codecOptions)) await put(obj.key, obj.bytes);
-  const next: HeadObject = { ...head, hashIndex: hashIndex.headField, updatedAt: new Date().toISOString() };
+  // The bundles the head named, from the rebuilt ranges (read back as the sealer does).
+  const field = head.bundles;
+  const bundles = field && {
+    field,
+    writer: new BundleWriter({
+      store: o.to!,
+      network: o.network,
+      rangeSize: head.rangeSize,
+      firstIndex,
+      ranges: field.ranges,
+      maxBytes: field.maxBytes,
+      put,
+    }),
+  };
+  await bundles?.writer.catchUp(bundles.field.to, Number.POSITIVE_INFINITY, o.concurrency ?? 4);
+  const next: HeadObject = {
+    ...head,
+    hashIndex: hashIndex.headField,
+    updatedAt: new Date().toISOString(),
+    ...(bundles ? { bundles: bundles.writer.field } : {}),
+  };
   await o.to!.put(headKey(o.network), encodeHead(next), { contentType: "application/json" });
 }
