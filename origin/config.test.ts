@@ -54,6 +54,15 @@ describe("origin configuration", () => {
     );
   });
 
+  it("reads the ranges per bundle: 10 unless told, 2 … 1,000, or off", () => {
+    const env = { LIGHTEDGE_NODE_URL: "http://node:1", LIGHTEDGE_NETWORK: "testnet" };
+    expect(loadOriginConfig([], env).bundleRanges).toBe(10);
+    expect(loadOriginConfig(["--bundle-ranges", "4"], env).bundleRanges).toBe(4);
+    expect(loadOriginConfig([], { ...env, LIGHTEDGE_BUNDLE_RANGES: "off" }).bundleRanges).toBe(0);
+    for (const bad of ["1", "1001", "ten"])
+      expect(() => loadOriginConfig(["--bundle-ranges", bad], env)).toThrow(/--bundle-ranges/);
+  });
+
   it("reads the S3 endpoint and region under one name, the deprecated and AWS names after it", () => {
     const s3 = (argv: string[], env: Record<string, string>) => {
       const config = loadOriginConfig([...base, ...argv], env);

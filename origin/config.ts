@@ -50,8 +50,9 @@ export interface OriginConfig {
    */
   supersededGraceMs: number | undefined;
   /**
-   * Ranges per bundle (proto/range/bundles.ts): whole runs of ranges stored once more as one
-   * object, so a download reads one instead of ten; 0 (`off`): none.
+   * Ranges per bundle (proto/range/bundles.ts): each projection's data objects of that many aligned
+   * ranges stored once more as one object, so the edge reads a run of them with one storage call;
+   * 0 (`off`): none.
    */
   bundleRanges: number;
   /** Prometheus /metrics and /healthz; undefined = off. */
