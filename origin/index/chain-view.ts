@@ -39,6 +39,13 @@ export interface BlockMeta {
 export interface BlockFramesOptions {
   /** Stops the stream early (client went away). */
   signal?: AbortSignal;
+  /**
+   * `blockFrames` may yield consecutive sealed frames of an ascending stream together: one chunk of
+   * whole frames per ranged read, as stored. For a writer that needs only the bytes (the fast
+   * path), a yield per range instead of per block: an async generator's yield is an allocation and
+   * a promise turn, ≈ 1,000 of them per range otherwise.
+   */
+  runs?: boolean;
 }
 
 /** Where the served chain is. */

@@ -11,11 +11,23 @@ import type { IndexedBlock } from "./tail.ts";
 export interface Emit<T> {
   sealed(span: SealedSpan, height: number): T;
   tail(block: IndexedBlock, projection: Projection): T;
+  /** When set, an ascending sealed run `from..to` of one span is yielded as one value. */
+  sealedRun?(span: SealedSpan, from: number, to: number): T;
 }
 
 export const asFrames: Emit<Uint8Array> = {
   sealed: frameOf,
   tail: (block, projection) => encodeFrame(block.messages[projection]),
+};
+
+/** Frames, an ascending sealed run's as one view of the span: its frames as stored, end to end. */
+export const asFrameRuns: Emit<Uint8Array> = {
+  ...asFrames,
+  sealedRun: (span, from, to) => {
+    const first = frameOf(span, from);
+    const last = frameOf(span, to);
+    return new Uint8Array(first.buffer, first.byteOffset, last.byteOffset + last.length - first.byteOffset);
+  },
 };
 
 export const asBlocks: Emit<ChainBlock> = {

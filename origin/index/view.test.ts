@@ -76,6 +76,35 @@ describe("the chain view over sealed ranges and the tail", () => {
     }
   });
 
+  it("yields an ascending sealed run as one chunk per range read with `runs`, the tail and descending frame by frame", async () => {
+    const { dir, store, stored } = await sealedStore(3);
+    try {
+      const tail = nextBlocks(4);
+      const view = viewOver(store, 3, tail);
+      const chunks = await collect(view.blockFrames("full", 5, 32, { runs: true }));
+      // 5..9, 10..19, 20..29 (one each), then the tail's 30, 31, 32.
+      expect(chunks).toHaveLength(6);
+      const want = [...stored.slice(5, 30), ...tail.slice(0, 3).map((b) => encodeFrame(b.messages.full))];
+      expect(Buffer.concat(chunks).equals(Buffer.concat(want))).toBe(true);
+      expect(await collect(view.blockFrames("full", 29, 5, { runs: true }))).toHaveLength(25);
+      // Chain checks still hold between runs.
+      const { dir: broken, store: brokenStore } = await sealedStore(3, (index, blocks) => {
+        if (index === 2) blocks[0]!.wirePrevHash = new Uint8Array(32).fill(7);
+      });
+      try {
+        await expect(
+          collect(viewOver(brokenStore, 3).blockFrames("full", 12, 25, { runs: true })),
+        ).rejects.toMatchObject({
+          kind: "chain-break",
+        });
+      } finally {
+        broken.remove();
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+
   it("throws chain-break where a range does not continue the one before it, in either direction", async () => {
     const { dir, store } = await sealedStore(3, (index, blocks) => {
       if (index === 2) blocks[0]!.wirePrevHash = new Uint8Array(32).fill(7);

@@ -4,7 +4,7 @@ import { blockInfo, type HeadObject, rangeIndexOf } from "../../proto/range/inde
 import type { BlockMeta, ChainView, Projection, TipInfo } from "./chain-view.ts";
 import type { SealedReader } from "./sealed-reader.ts";
 import type { Tail } from "./tail.ts";
-import { asBlocks, asFrames, type Emit, type Link, link, sealedLink } from "./view-stream.ts";
+import { asBlocks, asFrameRuns, asFrames, type Emit, type Link, link, sealedLink } from "./view-stream.ts";
 
 export interface ViewSource {
   tail: Tail;
@@ -103,10 +103,14 @@ export function createChainView(src: ViewSource): IndexView {
           : Math.max(to, index * src.rangeSize);
         const span = await src.sealed.read(projection, Math.min(h, edge), Math.max(h, edge));
         link(previous, sealedLink(span, h), ascending);
-        for (let k = h; ascending ? k <= edge : k >= edge; k += step) {
+        if (ascending && emit.sealedRun !== undefined) {
           if (signal?.aborted) return;
-          yield emit.sealed(span, k);
-        }
+          yield emit.sealedRun(span, h, edge);
+        } else
+          for (let k = h; ascending ? k <= edge : k >= edge; k += step) {
+            if (signal?.aborted) return;
+            yield emit.sealed(span, k);
+          }
         previous = sealedLink(span, edge);
         h = edge + step;
         continue;
@@ -157,7 +161,8 @@ export function createChainView(src: ViewSource): IndexView {
       return () => listeners.delete(listener);
     },
     blocks: (projection, from, to, options) => walk(projection, from, to, options?.signal, asBlocks),
-    blockFrames: (projection, from, to, options) => walk(projection, from, to, options?.signal, asFrames),
+    blockFrames: (projection, from, to, options) =>
+      walk(projection, from, to, options?.signal, options?.runs ? asFrameRuns : asFrames),
     blockMeta,
     async heightOfHash(wireHash) {
       const inTail = halted() === undefined ? src.tail.heightOfHash(wireHash) : undefined;

@@ -54,8 +54,8 @@ export interface SpanRead<Body> {
 }
 
 /**
- * One whole range of a projection, or a bundle of whole ranges (proto/range/bundles.ts), as the
- * store returned it, with what a continuity check needs of it: its ends (first block's parent,
+ * One whole range of a projection, or a run of ranges read from one bundle (proto/range/bundles.ts),
+ * as the store returned it, with what a continuity check needs of it: its ends (first block's parent,
  * last block's hash). No frame offsets: its bytes are sent as they are.
  */
 export interface WholeRead<Body> {

@@ -21,10 +21,12 @@ export function rangeFrames(
 ): AsyncIterable<Uint8Array> {
   const plan = planBlockRange({ chain }, rpc, decodeRequestMessage(BlockRangeSchema, request, rpc));
   const { project, after } = plan;
+  // Stored frames are only written: a sealed range's may come as one run (BlockFramesOptions.runs).
   if (project === undefined && after === undefined)
-    return chain.blockFrames(plan.projection, plan.from, plan.to, { signal });
+    return chain.blockFrames(plan.projection, plan.from, plan.to, { signal, runs: true });
   return (async function* () {
-    if (project === undefined) yield* chain.blockFrames(plan.projection, plan.from, plan.to, { signal });
+    if (project === undefined)
+      yield* chain.blockFrames(plan.projection, plan.from, plan.to, { signal, runs: true });
     else {
       for await (const block of chain.blocks(plan.projection, plan.from, plan.to, { signal })) {
         const filtered = project(fromBinary(CompactBlockSchema, frameMessage(block.frame)));
