@@ -123,12 +123,12 @@ async function planRangeStream(
   const ranges = s.ranges(network, extent.rangeSize);
   const endsLevels = head === null ? [] : headEndsLevels(head);
   const bundles = pipeWhole && start <= end && source.project === undefined ? head?.bundles : undefined;
+  const hotFrom = s.hotFrom(network, extent.rangeSize);
   // Bundled before origin segments are opened: those are kept by their segment's position.
   const plan = async (a: number, b: number) => {
     const planned = planRange(a, b, extent, s.config.maxRangesPerRequest);
     if (bundles === undefined) return planned;
     const firstIndex = extent.firstHeight / extent.rangeSize;
-    const hotFrom = s.hotFrom(network, extent.rangeSize);
     return beforeDeadline(
       signal,
       withBundles(planned, ranges, source.projection, bundles, firstIndex, endsLevels, hotFrom),
@@ -156,7 +156,7 @@ async function planRangeStream(
     ascending: start <= end,
     endsLevels,
     bundles,
-    hotFrom: s.hotFrom(network, extent.rangeSize),
+    hotFrom,
     deadline,
     endError,
   };

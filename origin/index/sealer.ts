@@ -9,6 +9,7 @@ import {
   HashIndexBuilder,
   type HeadObject,
   headKey,
+  lastRangeIndex,
   type RangeEnds,
   type RangeHashes,
   rangeBounds,
@@ -173,7 +174,7 @@ export function createSealer(options: SealerOptions): Sealer {
     }
   };
   /** Range index past the head's last range. */
-  const headEnd = (h: HeadObject) => h.firstHeight / h.rangeSize + h.rangeCount;
+  const headEnd = (h: HeadObject) => lastRangeIndex(h) + 1;
 
   const lightdInfo = async () => {
     if (!info || Date.now() - info.at > INFO_MAX_AGE_MS) {
