@@ -5,25 +5,53 @@ export interface RequestLifetime {
   waitUntil(work: Promise<unknown>): void;
 }
 
-// Per-isolate state shared by requests (the cached reader) needs the *current* request's
-// waitUntil; AsyncLocalStorage (nodejs_compat) carries it down the async chain of each request.
-const scope = new AsyncLocalStorage<RequestLifetime>();
-
-/** Runs `fn` with `lifetime` as the current request's (undefined: a runtime with no ExecutionContext). */
-export function inRequestScope<T>(lifetime: RequestLifetime | undefined, fn: () => T): T {
-  return lifetime === undefined ? fn() : scope.run(lifetime, fn);
+interface Scope {
+  lifetime: RequestLifetime;
+  /** Settles when the handler has returned its Response (or thrown). */
+  answered: Promise<void>;
 }
 
+// Per-isolate state shared by requests (the cached reader) needs the *current* request's
+// waitUntil; AsyncLocalStorage (nodejs_compat) carries it down the async chain of each request.
+const scope = new AsyncLocalStorage<Scope>();
+
 /**
- * Lets `work` finish after the response: handed to the current request's waitUntil, so the caller
- * need not wait (a cache fill must not delay the answer it fills for). Outside a request (tests,
- * a runtime with no ExecutionContext) the caller waits for it, so it is never cut off silently.
+ * Runs `fn` with `lifetime` as the current request's (undefined: a runtime with no ExecutionContext).
+ * Work handed to afterResponse starts once `fn` has settled.
  */
-export async function afterResponse(work: Promise<unknown>): Promise<void> {
-  const lifetime = scope.getStore();
-  if (lifetime === undefined) {
-    await work;
+export async function inRequestScope<T>(
+  lifetime: RequestLifetime | undefined,
+  fn: () => Promise<T> | T,
+): Promise<T> {
+  if (lifetime === undefined) return fn();
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  try {
+    return await scope.run({ lifetime, answered }, fn);
+  } finally {
+    answer();
+  }
+}
+
+/** One macrotask: lets the runtime write out a Response just returned before more work runs. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Runs `work` after the response: it starts once the handler has returned its Response and the
+ * runtime has had a turn to send it, and is handed to the request's waitUntil, so the caller need
+ * not wait. Why not start it at once: a cache fill's put is I/O the isolate's thread drives
+ * (building the entry, the cache's subrequest); started mid-request it runs beside what the answer
+ * still needs (GetBlock's frame read after its hash shard) and delays it — the answer it fills for
+ * (bench/scale: `scale.blockByHash`). Outside a request (tests, a runtime with no ExecutionContext)
+ * it runs now and the caller waits for it, so it is never cut off silently.
+ */
+export async function afterResponse(work: () => Promise<unknown>): Promise<void> {
+  const current = scope.getStore();
+  if (current === undefined) {
+    await work();
     return;
   }
-  lifetime.waitUntil(work);
+  current.lifetime.waitUntil(current.answered.then(nextTask).then(work));
 }

@@ -13,7 +13,7 @@ import { readAll } from "./read-all.ts";
  * not, is answered by the cache. A second miss in the isolate while a fill runs reads storage.
  *
  * A miss of a small object (everything but range data) is answered from the bytes it read; the
- * put runs after the response (waitUntil, edge/request-scope.ts). A random GetBlock at mainnet
+ * put starts once the response has gone out (waitUntil, edge/request-scope.ts). A random GetBlock at mainnet
  * height misses its range's metadata and hash shard: answering after put and a second match cost
  * three cache calls per object on its critical path instead of one (bench/edge-profile.ts).
  * A data object's miss streams into the cache (it may be megabytes) and is matched again.
@@ -123,23 +123,29 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
   };
   /** A small object's miss: read whole, answered from its bytes, put in the cache after the response. */
   const fillSmall = async (key: string, url: string, range?: ByteRange): Promise<StoredObject | null> => {
-    let put: Promise<void> | undefined;
-    let answer: StoredObject | null = null;
+    let bytes: Uint8Array;
+    let info: ObjectInfo;
     try {
       const object = await inner.get(key);
-      if (object === null) return null;
-      const bytes = await readAll(object.body);
-      const info = { size: bytes.length, etag: object.etag };
-      answer = fromBytes(bytes, info, range);
-      put = cache
-        .put(url, new Response(bytes.slice() as Uint8Array<ArrayBuffer>, { headers: cacheHeaders(info) }))
-        .catch(() => {})
-        .finally(() => filling.delete(key));
-    } finally {
-      if (put === undefined) filling.delete(key);
+      if (object === null) {
+        filling.delete(key);
+        return null;
+      }
+      bytes = await readAll(object.body);
+      info = { size: bytes.length, etag: object.etag };
+    } catch (err) {
+      filling.delete(key);
+      throw err;
     }
-    await afterResponse(put);
-    return answer;
+    // The answer is a view of `bytes`; the put gets its own copy (a Response body is consumed).
+    const stored = bytes.slice() as Uint8Array<ArrayBuffer>;
+    await afterResponse(() =>
+      cache
+        .put(url, new Response(stored, { headers: cacheHeaders(info) }))
+        .catch(() => {})
+        .finally(() => filling.delete(key)),
+    );
+    return fromBytes(bytes, info, range);
   };
   return {
     counters,
