@@ -6,6 +6,7 @@ import {
   rangeIndexOf,
   type SpanRead,
   verifySection,
+  type WholeRead,
   wireHashView,
   wirePrevHashView,
 } from "../../proto/range/index.ts";
@@ -22,6 +23,11 @@ export interface SealedReader {
   meta(index: number): Promise<RangeMeta>;
   /** Stored frames of heights `lo..hi` (lo ≤ hi, one range): one ranged read of the data object. */
   read(projection: Projection, lo: number, hi: number): Promise<SealedSpan>;
+  /**
+   * Range `index`'s whole data object of a projection by its ends alone (no metadata read), when this
+   * process has already checked that object whole (verifySection); undefined otherwise: `read` it.
+   */
+  readVerifiedWhole(projection: Projection, index: number): Promise<WholeRead<Uint8Array> | undefined>;
   /** Stored frames of `from..to` (ascending, or descending when from > to), one ranged read per range. */
   blocks(projection: Projection, from: number, to: number, signal?: AbortSignal): AsyncGenerator<ChainBlock>;
   /** Drops cached metadata (and verification marks) of ranges ≥ `index` (they are being rebuilt). */
@@ -66,6 +72,11 @@ export function createSealedReader(store: BlobStore, network: string, rangeSize:
   return {
     meta: (index) => ranges.meta(index),
     read,
+    async readVerifiedWhole(projection, index) {
+      // Its ends come from the reader's ends cache (kept for every range it decoded) or, evicted,
+      // its metadata again; the read must return the object's exact length (RangeReader #fetch).
+      return verified.get(index)?.has(projection) ? ranges.readWhole(projection, index) : undefined;
+    },
     async *blocks(projection, from, to, signal) {
       const descending = from > to;
       const step = descending ? -1 : 1;

@@ -13,6 +13,8 @@ export interface Emit<T> {
   tail(block: IndexedBlock, projection: Projection): T;
   /** When set, an ascending sealed run `from..to` of one span is yielded as one value. */
   sealedRun?(span: SealedSpan, from: number, to: number): T;
+  /** When set, an ascending whole range read by its ends alone is yielded as its stored bytes. */
+  wholeRange?(bytes: Uint8Array): T;
 }
 
 export const asFrames: Emit<Uint8Array> = {
@@ -28,6 +30,7 @@ export const asFrameRuns: Emit<Uint8Array> = {
     const last = frameOf(span, to);
     return new Uint8Array(first.buffer, first.byteOffset, last.byteOffset + last.length - first.byteOffset);
   },
+  wholeRange: (bytes) => bytes,
 };
 
 export const asBlocks: Emit<ChainBlock> = {

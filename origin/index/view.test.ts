@@ -12,7 +12,7 @@ import {
 } from "../../proto/range/index.ts";
 import { syntheticRange } from "../../proto/range/testing.ts";
 import { type BlobStore, createDirectoryStore } from "../store/index.ts";
-import { createSealedReader } from "./sealed-reader.ts";
+import { createSealedReader, type SealedReader } from "./sealed-reader.ts";
 import { createTail } from "./tail.ts";
 import { collect, tempDir } from "./testing.ts";
 import { createChainView } from "./view.ts";
@@ -47,6 +47,43 @@ function viewOver(store: BlobStore, sealedRanges: number, tailBlocks: SealedBloc
   } as HeadObject;
   const sealed = createSealedReader(store, NETWORK, SIZE);
   return createChainView({ tail, sealed, rangeSize: SIZE, head: () => head, floor: () => 0 });
+}
+
+/** A view over ranges 0..count-1 whose sealed reads and store reads of metadata are counted. */
+function countingView(store: BlobStore, sealedRanges: number) {
+  const reads = { spans: 0, whole: 0, metaObjects: 0 };
+  const counted: BlobStore = {
+    ...store,
+    get(key, span) {
+      if (key.endsWith(".meta.bin")) reads.metaObjects++;
+      return store.get(key, span);
+    },
+  };
+  const inner = createSealedReader(counted, NETWORK, SIZE);
+  const sealed: SealedReader = {
+    ...inner,
+    read(projection, lo, hi) {
+      reads.spans++;
+      return inner.read(projection, lo, hi);
+    },
+    async readVerifiedWhole(projection, index) {
+      const whole = await inner.readVerifiedWhole(projection, index);
+      if (whole !== undefined) reads.whole++;
+      return whole;
+    },
+  };
+  const head = {
+    rangeCount: sealedRanges,
+    tip: { height: sealedRanges * SIZE - 1, displayHash: displayHex(new Uint8Array(32)), time: 0 },
+  } as HeadObject;
+  const view = createChainView({
+    tail: createTail(),
+    sealed,
+    rangeSize: SIZE,
+    head: () => head,
+    floor: () => 0,
+  });
+  return { view, reads };
 }
 
 const nextBlocks = (count: number) =>
@@ -102,6 +139,50 @@ describe("the chain view over sealed ranges and the tail", () => {
       }
     } finally {
       dir.remove();
+    }
+  });
+
+  it("reads a whole range it has checked before by its ends alone (no metadata read), chain checks kept", async () => {
+    const { dir, store, stored } = await sealedStore(3);
+    try {
+      const { view, reads } = countingView(store, 3);
+      const first = await collect(view.blockFrames("full", 0, 29, { runs: true }));
+      expect(Buffer.concat(first).equals(Buffer.concat(stored.slice(0, 30)))).toBe(true);
+      expect(reads).toEqual({ spans: 3, whole: 0, metaObjects: 3 });
+      // Each range was checked whole (verifySection) by that read: now its ends are enough.
+      const again = await collect(view.blockFrames("full", 0, 29, { runs: true }));
+      expect(again).toHaveLength(3);
+      expect(Buffer.concat(again).equals(Buffer.concat(stored.slice(0, 30)))).toBe(true);
+      expect(reads).toEqual({ spans: 3, whole: 3, metaObjects: 3 });
+      // Partial ranges still need the block table; another projection is checked whole first.
+      const partial = await collect(view.blockFrames("full", 5, 24, { runs: true }));
+      expect(Buffer.concat(partial).equals(Buffer.concat(stored.slice(5, 25)))).toBe(true);
+      await collect(view.blockFrames("shielded", 0, 29, { runs: true }));
+      expect(reads).toEqual({ spans: 8, whole: 4, metaObjects: 3 });
+      // Descending never: its checks need each block's hashes.
+      await collect(view.blockFrames("full", 29, 0, { runs: true }));
+      expect(reads.whole).toBe(4);
+    } finally {
+      dir.remove();
+    }
+    // A break between two checked ranges is found from their ends.
+    const { dir: broken, store: brokenStore } = await sealedStore(3, (index, blocks) => {
+      if (index === 2) blocks[0]!.wirePrevHash = new Uint8Array(32).fill(7);
+    });
+    try {
+      const { view, reads } = countingView(brokenStore, 3);
+      for (const [from, to] of [
+        [0, 19],
+        [20, 29],
+      ] as const)
+        await collect(view.blockFrames("full", from, to, { runs: true }));
+      await expect(collect(view.blockFrames("full", 0, 29, { runs: true }))).rejects.toMatchObject({
+        kind: "chain-break",
+        message: expect.stringContaining("block 20 does not follow block 19"),
+      });
+      expect(reads.whole).toBe(3);
+    } finally {
+      broken.remove();
     }
   });
 

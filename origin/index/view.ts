@@ -36,6 +36,7 @@ const WHERE = "chain-view";
 
 export function createChainView(src: ViewSource): IndexView {
   const listeners = new Set<(tip: TipInfo) => void>();
+  const NO_HASH = new Uint8Array(0);
   const sealedTip = () => src.head()?.tip?.height ?? -1;
 
   const halted = () => src.halted?.();
@@ -101,6 +102,27 @@ export function createChainView(src: ViewSource): IndexView {
         const edge = ascending
           ? Math.min(to, sealed, (index + 1) * src.rangeSize - 1)
           : Math.max(to, index * src.rangeSize);
+        // A whole range this process has checked whole before needs no block table: its ends chain
+        // it (ascending, a run's first prevHash and last hash are all a check reads), and no
+        // metadata is read, hashed and decoded per range — the origin's cost per range of a
+        // long download (bench/scale/origin-serve.ts profile: metadata decode and its GC).
+        const whole =
+          ascending &&
+          emit.wholeRange !== undefined &&
+          h === index * src.rangeSize &&
+          edge === h + src.rangeSize - 1;
+        if (whole) {
+          const read = await src.sealed.readVerifiedWhole(projection, index);
+          if (read !== undefined) {
+            const { ends } = read;
+            link(previous, { height: h, wireHash: NO_HASH, wirePrevHash: ends.parentWireHash }, true);
+            if (signal?.aborted) return;
+            yield emit.wholeRange!(read.body);
+            previous = { height: edge, wireHash: ends.lastWireHash, wirePrevHash: NO_HASH };
+            h = edge + 1;
+            continue;
+          }
+        }
         const span = await src.sealed.read(projection, Math.min(h, edge), Math.max(h, edge));
         link(previous, sealedLink(span, h), ascending);
         if (ascending && emit.sealedRun !== undefined) {

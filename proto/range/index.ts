@@ -103,7 +103,14 @@ export {
   rangeEndsAt,
   rangeEndsKey,
 } from "./range-ends.ts";
-export { frameOf, RangeReader, type RangeStore, type SpanBody, type SpanRead } from "./reader.ts";
+export {
+  frameOf,
+  RangeReader,
+  type RangeStore,
+  type SpanBody,
+  type SpanRead,
+  type WholeRead,
+} from "./reader.ts";
 export type {
   BlockInfo,
   EncodedRange,
