@@ -14,7 +14,7 @@ function body(): Uint8Array {
 }
 
 describe("the load generator's frame counter", () => {
-  it.each([1, 2, 3, 1000])("counts data frames and reads the trailer when fed %i-byte chunks", (size) => {
+  it.each([1, 2, 3, 4, 5, 7, 1000])("counts data frames and reads the trailer when fed %i-byte chunks", (size) => {
     const bytes = body();
     const counter = createFrameCounter();
     for (let i = 0; i < bytes.length; i += size) counter.push(bytes.subarray(i, i + size));

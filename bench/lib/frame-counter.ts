@@ -4,34 +4,45 @@
  * load generator can tell success from a failed stream without decoding messages.
  */
 export function createFrameCounter() {
-  let header = new Uint8Array(5);
+  // A header split across chunks is gathered here; a whole one is read in place. Nothing is
+  // allocated per frame: the download benches count ≈ 3 M frames a pass in the client process,
+  // which shares the machine's cores with the servers measured.
+  const header = new Uint8Array(5);
   let headerFill = 0;
   let remaining = 0;
-  let flag = 0;
+  let inTrailer = false;
   let trailer: number[] | null = null;
   let frames = 0;
+  const begin = (flag: number, length: number) => {
+    inTrailer = (flag & 0x82) !== 0;
+    if (inTrailer) trailer = [];
+    else frames++;
+    remaining = length;
+  };
   return {
     push(chunk: Uint8Array): void {
       let i = 0;
-      while (i < chunk.length) {
-        if (remaining === 0 && headerFill < 5) {
-          header[headerFill++] = chunk[i++]!;
-          if (headerFill === 5) {
-            flag = header[0]!;
-            remaining = ((header[1]! << 24) | (header[2]! << 16) | (header[3]! << 8) | header[4]!) >>> 0;
-            if (flag & 0x82) trailer = [];
-            else frames++;
-            if (remaining === 0) headerFill = 0;
-          }
+      const n = chunk.length;
+      while (i < n) {
+        if (remaining > 0) {
+          const take = Math.min(remaining, n - i);
+          if (inTrailer) for (let k = 0; k < take; k++) trailer!.push(chunk[i + k]!);
+          i += take;
+          remaining -= take;
           continue;
         }
-        const take = Math.min(remaining, chunk.length - i);
-        if (trailer !== null && flag & 0x82) for (let k = 0; k < take; k++) trailer.push(chunk[i + k]!);
-        i += take;
-        remaining -= take;
-        if (remaining === 0) {
+        if (headerFill === 0 && n - i >= 5) {
+          begin(
+            chunk[i]!,
+            ((chunk[i + 1]! << 24) | (chunk[i + 2]! << 16) | (chunk[i + 3]! << 8) | chunk[i + 4]!) >>> 0,
+          );
+          i += 5;
+          continue;
+        }
+        header[headerFill++] = chunk[i++]!;
+        if (headerFill === 5) {
           headerFill = 0;
-          header = new Uint8Array(5);
+          begin(header[0]!, ((header[1]! << 24) | (header[2]! << 16) | (header[3]! << 8) | header[4]!) >>> 0);
         }
       }
     },
