@@ -39,6 +39,7 @@ interface Kind {
 }
 
 let rangeStart = 1000;
+let downloadStart = 419_200;
 const head = decodeHead(readFileSync(join(storeDir, headKey("mainnet"))));
 const lastRange = lastRangeIndex(head);
 /** A random sealed height past the first 20 ranges (which the range kind walks: their metadata is cached). */
@@ -98,6 +99,16 @@ const kinds: Kind[] = [
   {
     name: "GetBlock by hash, random (Connect proto)",
     init: () => getBlock({ hash: wireHashAt(randomHeight()) }),
+  },
+  {
+    // The scale download's requests in its order (bench/scenarios/scale.ts: 419,200 → tip, 10,000
+    // blocks each), wrapping at the tip: after the first lap, the next wallet's steady state.
+    name: "GetBlockRange 10000, wallet download order (gRPC-web)",
+    init: () => {
+      const start = downloadStart;
+      downloadStart = start + 20_000 > lastRange * head.rangeSize ? 419_200 : start + 10_000;
+      return blockRange(start, start + 9_999);
+    },
   },
   {
     // A wallet download's request (bench/scenarios/scale.ts): 10 ranges, metadata not yet cached.
