@@ -14,14 +14,17 @@ function body(): Uint8Array {
 }
 
 describe("the load generator's frame counter", () => {
-  it.each([1, 2, 3, 4, 5, 7, 1000])("counts data frames and reads the trailer when fed %i-byte chunks", (size) => {
-    const bytes = body();
-    const counter = createFrameCounter();
-    for (let i = 0; i < bytes.length; i += size) counter.push(bytes.subarray(i, i + size));
-    expect(counter.frames).toBe(3);
-    expect(counter.trailer).toBe("grpc-status:0\r\n");
-    expect(trailerOk(counter.trailer, undefined)).toBe(true);
-  });
+  it.each([1, 2, 3, 4, 5, 7, 1000])(
+    "counts data frames and reads the trailer when fed %i-byte chunks",
+    (size) => {
+      const bytes = body();
+      const counter = createFrameCounter();
+      for (let i = 0; i < bytes.length; i += size) counter.push(bytes.subarray(i, i + size));
+      expect(counter.frames).toBe(3);
+      expect(counter.trailer).toBe("grpc-status:0\r\n");
+      expect(trailerOk(counter.trailer, undefined)).toBe(true);
+    },
+  );
 
   it("treats a non-zero grpc-status or a Connect error as a failure", () => {
     expect(trailerOk("grpc-status:14\r\n", undefined)).toBe(false);

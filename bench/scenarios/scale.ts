@@ -1,11 +1,11 @@
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { MAX_RANGES_PER_REQUEST, planRange } from "../../edge/blocks/plan.ts";
 import { BlockIDSchema, CompactBlockSchema, EmptySchema } from "../../proto/index.ts";
 import { blockInfo, DEFAULT_BUNDLE_RANGES, decodeRangeMeta, rangeKeys } from "../../proto/range/index.ts";
-import { EDGE_TIERS, seedEdgeState, startEdgeFixture } from "../lib/edge-fixture.ts";
+import { EDGE_TIERS, memoryStateDir, seedEdgeState, startEdgeFixture } from "../lib/edge-fixture.ts";
 import { createFrameCounter, trailerOk } from "../lib/frame-counter.ts";
 import { runLoad } from "../lib/load.ts";
 import { measure } from "../lib/measure.ts";
@@ -127,8 +127,7 @@ async function edgeBlockByHash(
   const heights = all.slice(10);
   const body = (hash: Uint8Array) => toBinary(BlockIDSchema, create(BlockIDSchema, { hash }));
   const hashes = hashesAt(scan, all);
-  const persist = join(ctx.tmp, "scale-by-hash-state");
-  mkdirSync(persist, { recursive: true });
+  const persist = memoryStateDir(ctx.tmp, "scale-by-hash");
   try {
     const mf = await startEdgeFixture({
       runtime: "miniflare",
@@ -334,11 +333,15 @@ export const scenario: Scenario = {
           scan: { ...scan, objects: served },
           log: ctx.log,
         });
+        // The Worker-alone runs keep only Cache API entries: in memory (memoryStateDir), shared by
+        // the three of them as before; wrangler dev reads its seeded R2 state (and now starts with
+        // a cold Cache API of its own).
+        const cacheState = memoryStateDir(ctx.tmp, "scale-edge");
         try {
           for (const runtime of ["miniflare", "wrangler"] as const) {
             const e = await startEdgeFixture({
               runtime,
-              persist,
+              persist: runtime === "miniflare" ? cacheState : persist,
               networks: NETWORK,
               originUrl: origin.url,
               originSecret: BENCH_ORIGIN_SECRET,
@@ -371,7 +374,7 @@ export const scenario: Scenario = {
           try {
             const e = await startEdgeFixture({
               runtime: "miniflare",
-              persist,
+              persist: cacheState,
               networks: NETWORK,
               originUrl: origin.url,
               originSecret: BENCH_ORIGIN_SECRET,
@@ -390,6 +393,7 @@ export const scenario: Scenario = {
           }
         } finally {
           rmSync(persist, { recursive: true, force: true });
+          rmSync(cacheState, { recursive: true, force: true });
         }
         ctx.report.notes.push(
           `scale.walletDownload.edgeMiniflare.storeLatency${STORE_LATENCY_MS}ms: the same, a new isolate, ` +
