@@ -46,6 +46,12 @@ export interface BlockFramesOptions {
    * a promise turn, ≈ 1,000 of them per range otherwise.
    */
   runs?: boolean;
+  /**
+   * With `runs`: the buffer each sealed run is read into, given its length (the fast path's
+   * BufferPool, origin/store/buffer-pool.ts). Each such run is yielded once, whole, as a view of
+   * that buffer, and the view reads it no more: the consumer owns it from the yield on.
+   */
+  into?(length: number): Uint8Array;
 }
 
 /** Where the served chain is. */

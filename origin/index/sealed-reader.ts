@@ -5,6 +5,7 @@ import {
   RangeReader,
   rangeIndexOf,
   type SpanRead,
+  type SpanReadOptions,
   verifySection,
   type WholeRead,
   wireHashView,
@@ -21,13 +22,20 @@ export type SealedSpan = SpanRead<Uint8Array>;
 export interface SealedReader {
   /** Decoded, validated metadata of range `index` (cached); `corrupt` when absent. */
   meta(index: number): Promise<RangeMeta>;
-  /** Stored frames of heights `lo..hi` (lo ≤ hi, one range): one ranged read of the data object. */
-  read(projection: Projection, lo: number, hi: number): Promise<SealedSpan>;
+  /**
+   * Stored frames of heights `lo..hi` (lo ≤ hi, one range): one ranged read of the data object
+   * (into `opts.into`'s buffer when given: the caller then owns it).
+   */
+  read(projection: Projection, lo: number, hi: number, opts?: SpanReadOptions): Promise<SealedSpan>;
   /**
    * Range `index`'s whole data object of a projection by its ends alone (no metadata read), when this
    * process has already checked that object whole (verifySection); undefined otherwise: `read` it.
    */
-  readVerifiedWhole(projection: Projection, index: number): Promise<WholeRead<Uint8Array> | undefined>;
+  readVerifiedWhole(
+    projection: Projection,
+    index: number,
+    opts?: SpanReadOptions,
+  ): Promise<WholeRead<Uint8Array> | undefined>;
   /** Stored frames of `from..to` (ascending, or descending when from > to), one ranged read per range. */
   blocks(projection: Projection, from: number, to: number, signal?: AbortSignal): AsyncGenerator<ChainBlock>;
   /** Drops cached metadata (and verification marks) of ranges ≥ `index` (they are being rebuilt). */
@@ -49,8 +57,8 @@ export function createSealedReader(store: BlobStore, network: string, rangeSize:
   const ranges = new RangeReader<Uint8Array>(
     {
       readObject: (key) => store.get(key),
-      async readSpan(key, span) {
-        const bytes = await store.get(key, span);
+      async readSpan(key, span, opts) {
+        const bytes = await store.get(key, span, opts);
         return bytes === null ? null : { body: bytes, length: bytes.length };
       },
     },
@@ -59,8 +67,13 @@ export function createSealedReader(store: BlobStore, network: string, rangeSize:
   /** Projections whose whole data object passed verifySection, per range index. */
   const verified = new Map<number, Set<Projection>>();
 
-  const read = async (projection: Projection, lo: number, hi: number): Promise<SealedSpan> => {
-    const span = await ranges.read(projection, lo, hi);
+  const read = async (
+    projection: Projection,
+    lo: number,
+    hi: number,
+    opts?: SpanReadOptions,
+  ): Promise<SealedSpan> => {
+    const span = await ranges.read(projection, lo, hi, opts);
     const { meta } = span;
     if (span.span.length === meta.sections[projection].length && !verified.get(meta.index)?.has(projection)) {
       verifySection(meta, projection, span.body, codecOptions);
@@ -72,10 +85,10 @@ export function createSealedReader(store: BlobStore, network: string, rangeSize:
   return {
     meta: (index) => ranges.meta(index),
     read,
-    async readVerifiedWhole(projection, index) {
+    async readVerifiedWhole(projection, index, opts) {
       // Its ends come from the reader's ends cache (kept for every range it decoded) or, evicted,
       // its metadata again; the read must return the object's exact length (RangeReader #fetch).
-      return verified.get(index)?.has(projection) ? ranges.readWhole(projection, index) : undefined;
+      return verified.get(index)?.has(projection) ? ranges.readWhole(projection, index, [], opts) : undefined;
     },
     async *blocks(projection, from, to, signal) {
       const descending = from > to;

@@ -142,6 +142,34 @@ describe("the chain view over sealed ranges and the tail", () => {
     }
   });
 
+  it("reads ascending sealed runs into the caller's buffers (BlockFramesOptions.into), nothing else", async () => {
+    const { dir, store, stored } = await sealedStore(3);
+    try {
+      const view = viewOver(store, 3, nextBlocks(2));
+      const taken: number[] = [];
+      const into = (length: number) => {
+        taken.push(length);
+        return new Uint8Array(length);
+      };
+      for (let pass = 0; pass < 2; pass++) {
+        // The second pass reads whole ranges by their ends (checked whole by the first).
+        taken.length = 0;
+        const chunks = await collect(view.blockFrames("full", 5, 31, { runs: true, into }));
+        expect(taken).toHaveLength(3);
+        const want = [...stored.slice(5, 30), ...nextBlocks(2).map((b) => encodeFrame(b.messages.full))];
+        expect(Buffer.concat(chunks).equals(Buffer.concat(want))).toBe(true);
+        // Each run is one chunk, the whole of its buffer.
+        expect(chunks.slice(0, 3).map((c) => c.length)).toEqual(taken);
+      }
+      taken.length = 0;
+      await collect(view.blockFrames("full", 29, 5, { runs: true, into }));
+      await collect(view.blockFrames("full", 5, 29, { into }));
+      expect(taken).toEqual([]);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it("reads a whole range it has checked before by its ends alone (no metadata read), chain checks kept", async () => {
     const { dir, store, stored } = await sealedStore(3);
     try {

@@ -88,6 +88,7 @@ export function createChainView(src: ViewSource): IndexView {
     to: number,
     signal: AbortSignal | undefined,
     emit: Emit<T>,
+    into?: (length: number) => Uint8Array,
   ): AsyncGenerator<T> {
     check(from, to);
     const ascending = from <= to;
@@ -112,7 +113,7 @@ export function createChainView(src: ViewSource): IndexView {
           h === index * src.rangeSize &&
           edge === h + src.rangeSize - 1;
         if (whole) {
-          const read = await src.sealed.readVerifiedWhole(projection, index);
+          const read = await src.sealed.readVerifiedWhole(projection, index, { into });
           if (read !== undefined) {
             const { ends } = read;
             link(previous, { height: h, wireHash: NO_HASH, wirePrevHash: ends.parentWireHash }, true);
@@ -123,7 +124,11 @@ export function createChainView(src: ViewSource): IndexView {
             continue;
           }
         }
-        const span = await src.sealed.read(projection, Math.min(h, edge), Math.max(h, edge));
+        // Only a run yielded whole may go into the caller's buffer (BlockFramesOptions.into).
+        const runInto = ascending && emit.sealedRun !== undefined ? into : undefined;
+        const span = await src.sealed.read(projection, Math.min(h, edge), Math.max(h, edge), {
+          into: runInto,
+        });
         link(previous, sealedLink(span, h), ascending);
         if (ascending && emit.sealedRun !== undefined) {
           if (signal?.aborted) return;
@@ -184,7 +189,9 @@ export function createChainView(src: ViewSource): IndexView {
     },
     blocks: (projection, from, to, options) => walk(projection, from, to, options?.signal, asBlocks),
     blockFrames: (projection, from, to, options) =>
-      walk(projection, from, to, options?.signal, options?.runs ? asFrameRuns : asFrames),
+      options?.runs
+        ? walk(projection, from, to, options.signal, asFrameRuns, options.into)
+        : walk(projection, from, to, options?.signal, asFrames),
     blockMeta,
     async heightOfHash(wireHash) {
       const inTail = halted() === undefined ? src.tail.heightOfHash(wireHash) : undefined;

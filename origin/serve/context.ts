@@ -2,6 +2,7 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { CompactTx } from "../../proto/index.ts";
 import type { RpcErrorLog as ErrorLog } from "../../proto/wire/error-interceptor.ts";
 import type { IndexHistory } from "../index/indexer.ts";
+import type { BufferPool } from "../store/index.ts";
 import type { TreeStateService } from "../treestate/service.ts";
 import { createTrafficClassifier } from "./edge-secret.ts";
 import { createNodeGate, DEFAULT_NODE_GATE, type NodeGate, type NodeGateOptions } from "./node-gate.ts";
@@ -48,6 +49,11 @@ export interface OriginServiceOptions {
    * default true). false sends every call through connect-node (tests and bench compare both).
    */
   fastPath?: boolean;
+  /**
+   * The fast path's read buffers (origin/store/buffer-pool.ts); default one per server. Tests pass
+   * one with a small minimum so small ranges are pooled too.
+   */
+  readPool?: BufferPool;
 }
 
 /** `grpc-retry-pushback-ms` on Unavailable unless configured. */

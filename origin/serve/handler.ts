@@ -2,6 +2,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { CompactTxStreamer, History } from "../../proto/index.ts";
 import { errorInterceptor } from "../../proto/wire/error-interceptor.ts";
+import { BufferPool } from "../store/index.ts";
 import { DEFAULT_RETRY_PUSHBACK_MS, type OriginServiceOptions } from "./context.ts";
 import { clampDeadlineHeaders } from "./deadline.ts";
 import { withFastPath } from "./fast/router.ts";
@@ -46,6 +47,8 @@ export function createOriginHandler(options: OriginServiceOptions): NodeHandlerF
     pushbackMs,
     log: options.log,
     observer: options.observer,
+    // One per server: sealed runs are read into buffers that come back once written.
+    pool: options.readPool ?? new BufferPool(),
   };
   return withFastPath(deps, clamped);
 }

@@ -10,7 +10,7 @@ export interface BlobStore {
    */
   put(key: string, body: Body, opts?: PutOptions): Promise<void>;
   /** The object's bytes (or a byte range of them), or null when the key is absent. */
-  get(key: string, range?: ByteRange): Promise<Uint8Array | null>;
+  get(key: string, range?: ByteRange, opts?: ReadOptions): Promise<Uint8Array | null>;
   /** Size and entity tag, or null when absent. */
   stat(key: string): Promise<BlobInfo | null>;
   /** Every key starting with `prefix`, sorted. For bootstrap and audits, never the read path. */
@@ -21,6 +21,15 @@ export interface BlobStore {
    * deleted.
    */
   delete(keys: readonly string[]): Promise<void>;
+}
+
+/** How a read is done. */
+export interface ReadOptions {
+  /**
+   * The buffer to read into, given the read's length (the caller's BufferPool, buffer-pool.ts). A
+   * store that receives its bytes in pieces of its own (S3) may ignore it and allocate.
+   */
+  into?(length: number): Uint8Array;
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   bodyParts,
   type FileBody,
   isFileBody,
+  type ReadOptions,
 } from "./blob-store.ts";
 import { createContentEtags } from "./content-etag.ts";
 import { assertSafeKey, assertSafePrefix } from "./key-path.ts";
@@ -66,7 +67,7 @@ export function createDirectoryStore(root: string, options: DirectoryStoreOption
       if (opts?.immutable && (await sameFileContent(path, body))) return;
       await writeAtomically(root, path, body);
     },
-    get: (key, range) => readFileRange(pathOf(key), range),
+    get: (key, range, opts) => readFileRange(pathOf(key), range, opts),
     stat: async (key) => {
       const path = pathOf(key);
       try {
@@ -195,14 +196,18 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-async function readFileRange(path: string, range?: ByteRange): Promise<Uint8Array | null> {
+async function readFileRange(
+  path: string,
+  range?: ByteRange,
+  opts?: ReadOptions,
+): Promise<Uint8Array | null> {
   const file = await open(path, "r").catch(absent);
   if (!file) return null;
   try {
     const size = (await file.stat()).size;
     const offset = range ? Math.min(range.offset, size) : 0;
     const length = range ? Math.min(range.length, size - offset) : size;
-    const out = new Uint8Array(length);
+    const out = opts?.into?.(length) ?? new Uint8Array(length);
     let done = 0;
     while (done < length) {
       const { bytesRead } = await file.read(out, done, length - done, offset + done);

@@ -109,6 +109,7 @@ export {
   type RangeStore,
   type SpanBody,
   type SpanRead,
+  type SpanReadOptions,
   type WholeRead,
 } from "./reader.ts";
 export type {

@@ -29,7 +29,13 @@ export interface RangeStore<Body> {
   /** A whole object's bytes (metadata objects are small), or null when it is absent. */
   readObject(key: string): Promise<Uint8Array | null>;
   /** `span` of a data object, or null when it is absent. */
-  readSpan(key: string, span: Span): Promise<SpanBody<Body> | null>;
+  readSpan(key: string, span: Span, opts?: SpanReadOptions): Promise<SpanBody<Body> | null>;
+}
+
+/** How a data span is read: passed through to the store (the origin reads into a buffer pool). */
+export interface SpanReadOptions {
+  /** The buffer for the span's bytes, given its length; a store that streams ignores it. */
+  into?(length: number): Uint8Array;
 }
 
 export interface SpanBody<Body> {
@@ -135,9 +141,14 @@ export class RangeReader<Body> {
   }
 
   /** Heights `lo..hi` (lo ≤ hi, one range) of a projection: one ranged read of its data object. */
-  async read(projection: Projection, lo: number, hi: number): Promise<SpanRead<Body>> {
+  async read(
+    projection: Projection,
+    lo: number,
+    hi: number,
+    opts?: SpanReadOptions,
+  ): Promise<SpanRead<Body>> {
     const meta = await this.meta(Math.floor(lo / this.rangeSize));
-    return this.#read(meta, projection, lo, hi, blockSpan(meta, projection, lo, hi));
+    return this.#read(meta, projection, lo, hi, blockSpan(meta, projection, lo, hi), opts);
   }
 
   /**
@@ -150,12 +161,13 @@ export class RangeReader<Body> {
     projection: Projection,
     index: number,
     endsLevels: readonly HashIndexLevel[] = [],
+    opts?: SpanReadOptions,
   ): Promise<WholeRead<Body>> {
     const ends =
       this.#ends.get(index) ?? (await this.#levelEnds(endsLevels, index)) ?? endsOf(await this.meta(index));
     const length = ends.lengths[projection];
     const key = rangeKeys(this.network, this.rangeSize, index).data[projection];
-    const body = await this.#fetch(key, { offset: 0, length }, length);
+    const body = await this.#fetch(key, { offset: 0, length }, length, opts);
     return { index, projection, ends, length, body };
   }
 
@@ -250,15 +262,16 @@ export class RangeReader<Body> {
     lo: number,
     hi: number,
     span: Span,
+    opts?: SpanReadOptions,
   ): Promise<SpanRead<Body>> {
     const key = rangeKeys(this.network, this.rangeSize, meta.index).data[projection];
-    const body = await this.#fetch(key, span, meta.sections[projection].length);
+    const body = await this.#fetch(key, span, meta.sections[projection].length, opts);
     return { meta, projection, lo, hi, span, body };
   }
 
   /** `span` of data (or bundle) object `key`, checked against the object's length its ranges give. */
-  async #fetch(key: string, span: Span, expected: number): Promise<Body> {
-    const got = await this.#store.readSpan(key, span);
+  async #fetch(key: string, span: Span, expected: number, opts?: SpanReadOptions): Promise<Body> {
+    const got = await this.#store.readSpan(key, span, opts);
     if (got === null) throw new LightedgeError("corrupt", WHERE, `stored object ${key} is missing`);
     const problem =
       got.size !== undefined && got.size !== expected

@@ -5,6 +5,7 @@ import { LightedgeError } from "../../../proto/errors.ts";
 import { decodeFrames } from "../../../proto/frame.ts";
 import { BlockIDSchema, BlockRangeSchema, PoolType } from "../../../proto/index.ts";
 import type { ChainView } from "../../index/chain-view.ts";
+import { BufferPool } from "../../store/index.ts";
 import { createOriginServer, type OriginServer } from "../origin-server.ts";
 import { clientFor, PROTOCOLS, type Stack, startStack } from "../testing.ts";
 import type { FastProtocol } from "./detect.ts";
@@ -16,13 +17,17 @@ const fastCalls: string[] = [];
 let hooks: ViewHooks = {};
 let fast: OriginServer;
 let slow: OriginServer;
+let pooled: OriginServer;
+// Every range object pooled (the default pools from 64 KiB, more than a test range holds).
+const readPool = new BufferPool({ minBytes: 1 });
 
-const serve = (chain: ChainView, fastPath: boolean) =>
+const serve = (chain: ChainView, fastPath: boolean, pool?: BufferPool) =>
   createOriginServer({
     chain,
     node: stack.node,
     network: "regtest",
     fastPath,
+    readPool: pool,
     observer: { observe() {}, fastPath: (rpc, protocol) => fastCalls.push(`${rpc} ${protocol}`) },
     listen: { host: "127.0.0.1", port: 0 },
   });
@@ -36,8 +41,10 @@ beforeAll(async () => {
   });
   fast = await serve(view, true);
   slow = await serve(view, false);
+  pooled = await serve(stack.indexer.view, true, readPool);
 });
 afterAll(async () => {
+  await pooled?.close();
   await fast?.close();
   await slow?.close();
   await stack?.close();
@@ -99,6 +106,35 @@ describe.each(FRAMED)("the fast path over %s", (protocol) => {
       );
       expect(statusOf(protocol, r.fast)).toMatch(/^(0)$/);
     }
+  });
+
+  it("reuses read buffers across concurrent streams with every byte in place (BufferPool)", async () => {
+    const tip = stack.indexer.view.tip()!.height;
+    const ranges = [
+      [0, tip],
+      [5, 37],
+      [10, 29],
+      [0, 19],
+      [23, tip - 1],
+      [tip - 2, tip],
+    ] as const;
+    const expected = new Map<string, Buffer>();
+    for (const [from, to] of ranges)
+      expected.set(
+        `${from}-${to}`,
+        (await rawCall(slow.url, protocol, "GetBlockRange", range(from, to))).body,
+      );
+    for (let round = 0; round < 3; round++) {
+      const calls = ranges.flatMap(([from, to]) =>
+        [0, 1, 2].map(async () => {
+          const r = await rawCall(pooled.url, protocol, "GetBlockRange", range(from, to));
+          return r.body.equals(expected.get(`${from}-${to}`)!);
+        }),
+      );
+      expect(await Promise.all(calls)).toEqual(calls.map(() => true));
+    }
+    // The buffers came back after their writes, and were lent again.
+    expect(readPool.freeBytes).toBeGreaterThan(0);
   });
 
   it("answers nullifier ranges, filtered pool sets and GetBlock byte for byte", async () => {

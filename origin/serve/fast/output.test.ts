@@ -2,6 +2,7 @@ import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { encodeFrame } from "../../../proto/frame.ts";
+import { BufferPool } from "../../store/index.ts";
 import { createFrameOutput, type FastResponse, FLUSH_BYTES } from "./output.ts";
 
 /**
@@ -73,5 +74,56 @@ describe("frame output", () => {
     expect(body.equals(Buffer.concat(frames))).toBe(true);
     expect(stats.writes).toBe(3);
     expect(stats.firstByteMs).toBeLessThan(250);
+  });
+});
+
+describe("frame output with a buffer pool", () => {
+  /** A response whose write callbacks run only when the test says so. */
+  function heldResponse() {
+    const held: (() => void)[] = [];
+    const written: Uint8Array[] = [];
+    const res = {
+      write(chunk: Uint8Array, done?: () => void) {
+        written.push(chunk.slice());
+        if (done) held.push(done);
+        return true;
+      },
+    } as unknown as FastResponse;
+    return { res, held, written };
+  }
+
+  it("gives a pooled run back only once its write has called back", async () => {
+    const pool = new BufferPool({ minBytes: 1 });
+    const { res, held, written } = heldResponse();
+    const out = createFrameOutput(res, new AbortController().signal, pool);
+    const run = pool.take(2 * 105);
+    run.set(
+      Buffer.concat([encodeFrame(new Uint8Array(100).fill(1)), encodeFrame(new Uint8Array(100).fill(2))]),
+    );
+    const plain = encodeFrame(new Uint8Array(50).fill(3));
+    out.push(run);
+    out.push(plain);
+    await out.flush();
+    expect(written).toHaveLength(2);
+    expect(held).toHaveLength(1); // only the pooled piece asks to be told
+    expect(pool.lent(run.buffer)).toBe(true);
+    expect(pool.take(run.length).buffer).not.toBe(run.buffer);
+    held[0]!();
+    expect(pool.lent(run.buffer)).toBe(false);
+    expect(pool.take(run.length).buffer).toBe(run.buffer);
+  });
+
+  it("gives back at once what it will never write (the signal fired)", async () => {
+    const pool = new BufferPool({ minBytes: 1 });
+    const { res, written } = heldResponse();
+    const stop = new AbortController();
+    const out = createFrameOutput(res, stop.signal, pool);
+    const run = pool.take(105);
+    run.set(encodeFrame(new Uint8Array(100)));
+    out.push(run);
+    stop.abort();
+    await out.flush();
+    expect(written).toHaveLength(0);
+    expect(pool.lent(run.buffer)).toBe(false);
   });
 });

@@ -1,7 +1,10 @@
+import type { BufferPool } from "../../store/index.ts";
+
 /** The part of a Node response (HTTP/1.1 or HTTP/2 compatibility API) the fast path writes to. */
 export interface FastResponse {
   writeHead(status: number, headers: Record<string, string>): unknown;
-  write(chunk: Uint8Array): boolean;
+  /** `done` runs once the chunk has been handed to the socket (or the write failed): see BufferPool. */
+  write(chunk: Uint8Array, done?: (err?: Error | null) => void): boolean;
   end(chunk?: Uint8Array): unknown;
   addTrailers(trailers: Record<string, string>): void;
   once(event: "drain" | "close", listener: () => void): unknown;
@@ -29,8 +32,9 @@ export interface FrameOutput {
  * runs only then: frames read from memory arrive in microtasks), so a stalled source never holds
  * frames back. Honours backpressure (`write()` false → wait for 'drain'); `signal` (client gone,
  * deadline) ends a wait early and stops writing — the caller checks it after each push.
+ * `pool`: a frame in a buffer it lent goes back to it once written (or at once when dropped unwritten).
  */
-export function createFrameOutput(res: FastResponse, signal: AbortSignal): FrameOutput {
+export function createFrameOutput(res: FastResponse, signal: AbortSignal, pool?: BufferPool): FrameOutput {
   let pieces: Uint8Array[] = [];
   let queued = 0;
   let idle: NodeJS.Immediate | undefined;
@@ -41,10 +45,20 @@ export function createFrameOutput(res: FastResponse, signal: AbortSignal): Frame
     const batch = pieces;
     pieces = [];
     queued = 0;
-    if (signal.aborted) return undefined;
+    if (signal.aborted) {
+      // Never written: nothing else holds these.
+      for (const piece of batch) pool?.give(piece.buffer);
+      return undefined;
+    }
     let full = false;
     // No cork()/uncork() around the writes: on an HTTP/1 response that loses the 'drain' event.
-    for (const piece of batch) full = !res.write(piece) || full;
+    for (const piece of batch) {
+      // A pooled buffer is one run, pushed once and whole (BlockFramesOptions.into), so it is one
+      // piece: it goes back to the pool when the socket is done with it, not before.
+      const pooled = pool?.lent(piece.buffer) === true;
+      const ok = pooled ? res.write(piece, () => pool!.give(piece.buffer)) : res.write(piece);
+      full = !ok || full;
+    }
     return full ? drained(res, signal) : undefined;
   };
   const takeWaiting = () => {

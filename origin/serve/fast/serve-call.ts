@@ -11,6 +11,7 @@ import {
 } from "../../../proto/wire/protocol.ts";
 import { readCapped, unwrapEnvelope } from "../../../proto/wire/request.ts";
 import type { ChainView } from "../../index/chain-view.ts";
+import type { BufferPool } from "../../store/index.ts";
 import type { RpcObserver } from "../serve-metrics.ts";
 import {
   type FastBlockRpc,
@@ -29,6 +30,8 @@ export interface FastDeps {
   pushbackMs: number;
   log?: ErrorLog;
   observer?: RpcObserver;
+  /** Buffers sealed runs are read into and given back once written (origin/store/buffer-pool.ts). */
+  pool?: BufferPool;
 }
 
 /**
@@ -119,10 +122,10 @@ async function streamFrames(
   res: FastResponse,
   signal: AbortSignal,
 ): Promise<void> {
-  const out = createFrameOutput(res, signal);
+  const out = createFrameOutput(res, signal, deps.pool);
   try {
     if (isRangeRpc(call.rpc)) {
-      for await (const frame of rangeFrames(deps.chain, call.rpc, message, signal)) {
+      for await (const frame of rangeFrames(deps.chain, call.rpc, message, signal, deps.pool)) {
         const wait = out.push(frame);
         if (wait !== undefined) await wait;
         if (signal.aborted) break;

@@ -3,6 +3,7 @@ import { encodeFrame } from "../../../proto/frame.ts";
 import { BlockIDSchema, BlockRangeSchema, CompactBlockSchema } from "../../../proto/index.ts";
 import { decodeRequestMessage } from "../../../proto/wire/request.ts";
 import type { ChainView } from "../../index/chain-view.ts";
+import type { BufferPool } from "../../store/index.ts";
 import { planBlockRange } from "../block-range.ts";
 import { blockFrame } from "../blocks.ts";
 import { frameMessage } from "../stored-message.ts";
@@ -18,15 +19,17 @@ export function rangeFrames(
   rpc: FastRangeRpc,
   request: Uint8Array,
   signal: AbortSignal,
+  pool?: BufferPool,
 ): AsyncIterable<Uint8Array> {
   const plan = planBlockRange({ chain }, rpc, decodeRequestMessage(BlockRangeSchema, request, rpc));
   const { project, after } = plan;
-  // Stored frames are only written: a sealed range's may come as one run (BlockFramesOptions.runs).
+  // Stored frames are only written: a sealed range's may come as one run (BlockFramesOptions.runs),
+  // read into a buffer of `pool` that the frame output gives back once written (output.ts).
+  const options = { signal, runs: true, into: pool && ((length: number) => pool.take(length)) };
   if (project === undefined && after === undefined)
-    return chain.blockFrames(plan.projection, plan.from, plan.to, { signal, runs: true });
+    return chain.blockFrames(plan.projection, plan.from, plan.to, options);
   return (async function* () {
-    if (project === undefined)
-      yield* chain.blockFrames(plan.projection, plan.from, plan.to, { signal, runs: true });
+    if (project === undefined) yield* chain.blockFrames(plan.projection, plan.from, plan.to, options);
     else {
       for await (const block of chain.blocks(plan.projection, plan.from, plan.to, { signal })) {
         const filtered = project(fromBinary(CompactBlockSchema, frameMessage(block.frame)));
