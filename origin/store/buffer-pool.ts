@@ -10,15 +10,16 @@
  * A buffer is lent (`take`) and comes back (`give`) only once nothing can read it any more — for
  * the fast path, when every write of it has called back (origin/serve/fast/output.ts). A buffer
  * that never comes back is collected as any other: a lost `give` costs a reuse, never bytes.
- * Sizes are powers of two from MIN_CLASS; larger than MAX_CLASS is allocated as usual and not kept.
+ * Sizes come in classes (`classSize`) from `minBytes` up; larger than MAX_BYTES is allocated as usual
+ * and not kept.
  */
 export class BufferPool {
-  /** Free buffers per size class (log2 of the size). */
+  /** Free buffers per size class (the size). */
   readonly #free = new Map<number, ArrayBuffer[]>();
   /** Buffers out on loan: only these are taken back, each once. */
   readonly #lent = new WeakSet<ArrayBufferLike>();
   readonly #maxFreeBytes: number;
-  readonly #minClass: number;
+  readonly #minBytes: number;
   #freeBytes = 0;
 
   /**
@@ -27,16 +28,16 @@ export class BufferPool {
    */
   constructor(o: { maxFreeBytes?: number; minBytes?: number } = {}) {
     this.#maxFreeBytes = o.maxFreeBytes ?? DEFAULT_MAX_FREE_BYTES;
-    this.#minClass = Math.ceil(Math.log2(Math.max(1, o.minBytes ?? DEFAULT_MIN_BYTES)));
+    this.#minBytes = 2 ** Math.ceil(Math.log2(Math.max(4, o.minBytes ?? DEFAULT_MIN_BYTES)));
   }
 
   /** A buffer of exactly `length` bytes (a view of a pooled one when the size is pooled). */
   take(length: number): Uint8Array {
-    const sizeClass = length > 0 ? Math.max(this.#minClass, Math.ceil(Math.log2(length))) : MAX_CLASS + 1;
-    if (sizeClass > MAX_CLASS) return new Uint8Array(length);
-    const reused = this.#free.get(sizeClass)?.pop();
+    if (length <= 0 || length > MAX_BYTES) return new Uint8Array(length);
+    const size = classSize(Math.max(length, this.#minBytes));
+    const reused = this.#free.get(size)?.pop();
     if (reused !== undefined) this.#freeBytes -= reused.byteLength;
-    const buffer = reused ?? new ArrayBuffer(2 ** sizeClass);
+    const buffer = reused ?? new ArrayBuffer(size);
     this.#lent.add(buffer);
     return new Uint8Array(buffer, 0, length);
   }
@@ -50,9 +51,8 @@ export class BufferPool {
   give(buffer: ArrayBufferLike): void {
     if (!this.#lent.delete(buffer)) return;
     if (this.#freeBytes + buffer.byteLength > this.#maxFreeBytes) return;
-    const sizeClass = Math.log2(buffer.byteLength);
-    const list = this.#free.get(sizeClass) ?? [];
-    this.#free.set(sizeClass, list);
+    const list = this.#free.get(buffer.byteLength) ?? [];
+    this.#free.set(buffer.byteLength, list);
     list.push(buffer as ArrayBuffer);
     this.#freeBytes += buffer.byteLength;
   }
@@ -66,6 +66,16 @@ export class BufferPool {
 /** 64 KiB: a range object smaller than that is a small read. */
 const DEFAULT_MIN_BYTES = 64 * 1024;
 /** 64 MiB: a bundle is at most 32 MiB (proto/range/bundles.ts); a read larger than this is rare. */
-const MAX_CLASS = 26;
+const MAX_BYTES = 64 * 1024 * 1024;
 /** Kept free: ≈ two of the largest range objects or bundles the spam era has. */
 export const DEFAULT_MAX_FREE_BYTES = 128 * 1024 * 1024;
+
+/**
+ * The smallest size class ≥ `length` (≥ 4): four per power of two (2^k · 1, 1.25, 1.5, 1.75), so a
+ * buffer is at most 25 % larger than its read (a 42 MB spam-era range in 48 MiB, not 64).
+ */
+function classSize(length: number): number {
+  const octave = 2 ** Math.floor(Math.log2(length));
+  for (const step of [1, 1.25, 1.5, 1.75]) if (octave * step >= length) return octave * step;
+  return octave * 2;
+}
