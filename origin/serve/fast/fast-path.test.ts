@@ -242,6 +242,34 @@ describe("the fast path", () => {
     expect(fastCalls).toHaveLength(0);
   });
 
+  it("gives pooled buffers back when clients go away mid-stream; later streams are whole", async () => {
+    const tip = stack.indexer.view.tip()!.height;
+    const expected = (await rawCall(slow.url, "grpc", "GetBlockRange", range(0, tip))).body;
+    for (const protocol of PROTOCOLS)
+      for (let after = 1; after <= 41; after += 10) {
+        const abort = new AbortController();
+        const stream = clientFor(protocol, pooled.url).getBlockRange(
+          { start: { height: 0n }, end: { height: BigInt(tip) } },
+          { signal: abort.signal },
+        );
+        let seen = 0;
+        try {
+          for await (const _ of stream) {
+            if (++seen === after) {
+              abort.abort();
+              break;
+            }
+          }
+        } catch {
+          // Canceled: the client's own abort.
+        }
+      }
+    const again = await Promise.all(
+      [0, 1, 2, 3].map(() => rawCall(pooled.url, "grpc", "GetBlockRange", range(0, tip))),
+    );
+    for (const r of again) expect(r.body.equals(expected)).toBe(true);
+  });
+
   it("stops reading the chain when the client goes away", async () => {
     let closed!: () => void;
     const streamClosed = new Promise<void>((r) => (closed = r));
