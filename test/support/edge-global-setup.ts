@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
-import { createServer, type Socket } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import type { TestProject } from "vitest/node";
 import { hasChain, missingChainMessage } from "./chain.ts";
 import { startHistoryFixtureServer } from "./history-chains.ts";
@@ -85,11 +86,30 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** A URL on a port that was just free: connections are refused, like an origin that is down. */
+/**
+ * A URL whose connections are refused, like an origin that is down. Not a port that was just free:
+ * an ephemeral port is handed out again to the next server that listens on port 0, and with the
+ * suites' servers running in parallel one did (a CI run's "down" origin answered PermissionDenied).
+ * A port below the kernel's ephemeral range is never handed out so; the first one that refuses is
+ * taken, checked by connecting.
+ */
 async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8")
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  for (const port of [1, 9, 7, (low ?? 32768) - 1])
+    if (await refused(port)) return `http://127.0.0.1:${port}`;
+  throw new Error("no closed port below the ephemeral range for the down-origin fixture");
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code === "ECONNREFUSED"));
+  });
 }
