@@ -48,8 +48,6 @@ export const asBlocks: Emit<ChainBlock> = {
   }),
 };
 
-export { assertChained as link, type Link } from "../../proto/range/chain-link.ts";
-
 export const sealedLink = (span: SealedSpan, height: number): Link => ({
   height,
   wireHash: wireHashView(span.meta, height),

@@ -1,10 +1,11 @@
 import { displayHex, equalBytes, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
+import { ChainCheck } from "../../proto/range/chain-link.ts";
 import { blockInfo, type HeadObject, rangeIndexOf } from "../../proto/range/index.ts";
 import type { BlockMeta, ChainView, Projection, TipInfo } from "./chain-view.ts";
 import type { SealedReader } from "./sealed-reader.ts";
 import type { Tail } from "./tail.ts";
-import { asBlocks, asFrameRuns, asFrames, type Emit, type Link, link, sealedLink } from "./view-stream.ts";
+import { asBlocks, asFrameRuns, asFrames, type Emit, sealedLink } from "./view-stream.ts";
 
 export interface ViewSource {
   tail: Tail;
@@ -36,7 +37,6 @@ const WHERE = "chain-view";
 
 export function createChainView(src: ViewSource): IndexView {
   const listeners = new Set<(tip: TipInfo) => void>();
-  const NO_HASH = new Uint8Array(0);
   const sealedTip = () => src.head()?.tip?.height ?? -1;
 
   const halted = () => src.halted?.();
@@ -93,7 +93,7 @@ export function createChainView(src: ViewSource): IndexView {
     check(from, to);
     const ascending = from <= to;
     const step = ascending ? 1 : -1;
-    let previous: Link | undefined;
+    const chain = new ChainCheck(ascending);
     for (let h = from; ascending ? h <= to : h >= to; ) {
       if (signal?.aborted) return;
       const sealed = sealedTip();
@@ -116,10 +116,12 @@ export function createChainView(src: ViewSource): IndexView {
           const read = await src.sealed.readVerifiedWhole(projection, index, { into });
           if (read !== undefined) {
             const { ends } = read;
-            link(previous, { height: h, wireHash: NO_HASH, wirePrevHash: ends.parentWireHash }, true);
+            chain.ascendingRun(
+              { height: h, wirePrevHash: ends.parentWireHash },
+              { height: edge, wireHash: ends.lastWireHash },
+            );
             if (signal?.aborted) return;
             yield emit.wholeRange!(read.body);
-            previous = { height: edge, wireHash: ends.lastWireHash, wirePrevHash: NO_HASH };
             h = edge + 1;
             continue;
           }
@@ -129,7 +131,7 @@ export function createChainView(src: ViewSource): IndexView {
         const span = await src.sealed.read(projection, Math.min(h, edge), Math.max(h, edge), {
           into: runInto,
         });
-        link(previous, sealedLink(span, h), ascending);
+        chain.run(sealedLink(span, h), sealedLink(span, edge));
         if (ascending && emit.sealedRun !== undefined) {
           if (signal?.aborted) return;
           yield emit.sealedRun(span, h, edge);
@@ -138,7 +140,6 @@ export function createChainView(src: ViewSource): IndexView {
             if (signal?.aborted) return;
             yield emit.sealed(span, k);
           }
-        previous = sealedLink(span, edge);
         h = edge + step;
         continue;
       }
@@ -152,8 +153,7 @@ export function createChainView(src: ViewSource): IndexView {
           `block ${h} left the served chain (reorg) while streaming`,
         );
       }
-      link(previous, block, ascending);
-      previous = block;
+      chain.run(block);
       yield emit.tail(block, projection);
       h += step;
     }

@@ -1,3 +1,5 @@
+import type { SpanReadOptions } from "../../proto/range/index.ts";
+
 /**
  * The origin's port to object storage: where sealed ranges and head objects are written. One
  * small interface, one adapter per backend (directory, S3). Keys are relative to the store's
@@ -9,8 +11,12 @@ export interface BlobStore {
    * Resolves only once the object is durable (the head is written after what it points to).
    */
   put(key: string, body: Body, opts?: PutOptions): Promise<void>;
-  /** The object's bytes (or a byte range of them), or null when the key is absent. */
-  get(key: string, range?: ByteRange, opts?: ReadOptions): Promise<Uint8Array | null>;
+  /**
+   * The object's bytes (or a byte range of them), or null when the key is absent. `opts.into`: the
+   * buffer to read into (the caller's BufferPool, buffer-pool.ts); a store that receives its bytes
+   * in pieces of its own (S3) may ignore it.
+   */
+  get(key: string, range?: ByteRange, opts?: SpanReadOptions): Promise<Uint8Array | null>;
   /** Size and entity tag, or null when absent. */
   stat(key: string): Promise<BlobInfo | null>;
   /** Every key starting with `prefix`, sorted. For bootstrap and audits, never the read path. */
@@ -21,15 +27,6 @@ export interface BlobStore {
    * deleted.
    */
   delete(keys: readonly string[]): Promise<void>;
-}
-
-/** How a read is done. */
-export interface ReadOptions {
-  /**
-   * The buffer to read into, given the read's length (the caller's BufferPool, buffer-pool.ts). A
-   * store that receives its bytes in pieces of its own (S3) may ignore it and allocate.
-   */
-  into?(length: number): Uint8Array;
 }
 
 /**

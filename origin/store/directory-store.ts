@@ -15,6 +15,7 @@ import {
 } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { LightedgeError } from "../../proto/errors.ts";
+import type { SpanReadOptions } from "../../proto/range/index.ts";
 import {
   type BlobStore,
   type Body,
@@ -22,7 +23,6 @@ import {
   bodyParts,
   type FileBody,
   isFileBody,
-  type ReadOptions,
 } from "./blob-store.ts";
 import { createContentEtags } from "./content-etag.ts";
 import { assertSafeKey, assertSafePrefix } from "./key-path.ts";
@@ -199,7 +199,7 @@ async function syncDir(dir: string): Promise<void> {
 async function readFileRange(
   path: string,
   range?: ByteRange,
-  opts?: ReadOptions,
+  opts?: SpanReadOptions,
 ): Promise<Uint8Array | null> {
   const file = await open(path, "r").catch(absent);
   if (!file) return null;

@@ -6,7 +6,6 @@ export type {
   ByteRange,
   FileBody,
   PutOptions,
-  ReadOptions,
 } from "./blob-store.ts";
 export { bodyLength, HEAD_CACHE_CONTROL, IMMUTABLE_CACHE_CONTROL } from "./blob-store.ts";
 export { readBodyRange } from "./body-io.ts";

@@ -59,7 +59,7 @@ export function createS3Store(config: S3StoreConfig): BlobStore {
         throw storeError(`put ${key}`, err);
       }
     },
-    // ReadOptions.into is not used: the SDK hands the body over in pieces of its own.
+    // `opts.into` is not used: the SDK hands the body over in pieces of its own.
     async get(key, range) {
       if (range?.length === 0) return (await this.stat(key)) ? new Uint8Array(0) : null;
       const Range = range ? `bytes=${range.offset}-${range.offset + range.length - 1}` : undefined;
