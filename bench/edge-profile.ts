@@ -4,7 +4,7 @@
 // the Miniflare tree's CPU per request from /proc.
 // Usage: node bench/scale/generate.ts --to 20999 --payload-scale 0.05 --store dir:/tmp/s
 //        node bench/edge-profile.ts /tmp/s [SECONDS] [BUNDLE_DIR]
-// Knobs (environment): PROFILE_ONLY=TEXT profiles only kinds whose name holds TEXT;
+// Knobs (environment): PROFILE_NETWORK=regtest for a dev chain's store (bench/lib/chain-fixture.ts); PROFILE_ONLY=TEXT profiles only kinds whose name holds TEXT;
 // PROFILE_CALLERS=REGEX prints the call chains of functions matching REGEX;
 // EDGE_PROFILE_ENV='{"CACHE_HOT_RANGES":"off"}' adds worker vars (here: no Cache API layer).
 
@@ -38,9 +38,11 @@ interface Kind {
   init: () => { path: string; init: RequestInit };
 }
 
+/** The store's network: a generated mainnet-shaped store, or a dev chain's (`PROFILE_NETWORK=regtest`). */
+const network = process.env.PROFILE_NETWORK ?? "mainnet";
 let rangeStart = 1000;
 let downloadStart = 419_200;
-const head = decodeHead(readFileSync(join(storeDir, headKey("mainnet"))));
+const head = decodeHead(readFileSync(join(storeDir, headKey(network))));
 const lastRange = lastRangeIndex(head);
 /** A random sealed height past the first 20 ranges (which the range kind walks: their metadata is cached). */
 const randomHeight = () =>
@@ -50,7 +52,7 @@ const randomHeight = () =>
   );
 /** The wire hash of a sealed height, from its range's metadata in the store directory. */
 const wireHashAt = (height: number) => {
-  const key = rangeKeys("mainnet", head.rangeSize, Math.floor(height / head.rangeSize)).meta;
+  const key = rangeKeys(network, head.rangeSize, Math.floor(height / head.rangeSize)).meta;
   return blockInfo(decodeRangeMeta(readFileSync(join(storeDir, key))), height).wireHash;
 };
 const getBlock = (id: { height?: bigint; hash?: Uint8Array }) => ({
@@ -86,7 +88,7 @@ const kinds: Kind[] = [
     name: "GetBlockRange 100 (gRPC-web)",
     init: () => {
       // Walk 100-block windows through ranges 1…19 so metadata is cached after the first pass.
-      rangeStart = rangeStart >= 19_800 ? 1000 : rangeStart + 100;
+      rangeStart = rangeStart >= Math.min(19_800, lastRange * head.rangeSize - 100) ? 1000 : rangeStart + 100;
       return blockRange(rangeStart, rangeStart + 99);
     },
   },
@@ -180,7 +182,7 @@ const child = spawn(
     bundle,
     "/tmp/edge-profile-no-r2",
     JSON.stringify({
-      NETWORKS: "mainnet",
+      NETWORKS: network,
       STORE_PUBLIC_URL: store.url,
       ORIGIN_URL: "",
       ...JSON.parse(process.env.EDGE_PROFILE_ENV ?? "{}"),

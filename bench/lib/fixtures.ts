@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { buildChain, type ChainFixture } from "./chain-fixture.ts";
 import { type EdgeFixture, type EdgeRuntimeName, seedEdgeState, startEdgeFixture } from "./edge-fixture.ts";
 import { BENCH_ORIGIN_SECRET, startOriginFixture } from "./origin-fixture.ts";
+import { type RelayFixture, startRelayFixture } from "./relay-fixture.ts";
 import type { SpawnedServer } from "./spawn.ts";
 import { spawnStaticServer } from "./static-server.ts";
 import { concatProjection, type StoreScan, scanStore } from "./store-scan.ts";
@@ -100,6 +101,10 @@ export function createFixtures(o: FixtureOptions) {
           originUrl: origin.url,
           originSecret: BENCH_ORIGIN_SECRET,
           inspect: opts.inspect,
+          // Experiments: more worker vars for Miniflare's edge, e.g. '{"CACHE_HOT_RANGES":"off"}'.
+          vars: process.env.BENCH_EDGE_VARS
+            ? (JSON.parse(process.env.BENCH_EDGE_VARS) as Record<string, string>)
+            : undefined,
         });
         stoppers.push(() => e.stop());
         return e as EdgeFixture;
@@ -111,6 +116,20 @@ export function createFixtures(o: FixtureOptions) {
         const server = await spawnStaticServer(file);
         stoppers.push(() => server.stop());
         return { server, offsets } as StaticFixture;
+      }),
+    /**
+     * The Worker's floor (bench/relay-worker): Miniflare relaying the static baseline's requests to
+     * the static server, one subrequest each — what any Worker reading stored bytes over HTTP pays
+     * in this harness. Undefined unless Miniflare runs Worker-alone (the mode it is the floor of).
+     */
+    relay: () =>
+      once("relay", async () => {
+        if (!o.edgeRuntimes.includes("miniflare") || !fixtures.workerAlone("miniflare")) return undefined;
+        const st = await fixtures.staticServer();
+        const relay = await startRelayFixture(st.server.url, o.tmp);
+        stoppers.push(() => relay.stop());
+        o.log(`relay worker (the Worker's floor): ${relay.url} → ${st.server.url}`);
+        return relay as RelayFixture;
       }),
     /**
      * pids of every server-side process of one edge stack (edge tree, origin, dev node); in

@@ -3,9 +3,12 @@ import type { Fixtures } from "./fixtures.ts";
 import type { LoadRequest } from "./load.ts";
 import { randomWindows, rangeRequest, staticRangeRequest } from "./rpc-requests.ts";
 
+/** The Worker's floor under Miniflare (fixtures.relay): the static baseline's bytes through a Worker. */
+export const RELAY_TIER = "relayMiniflare" as const;
+
 /** A server under load: its URL, the pids whose CPU counts, and how it asks for a range. */
 export interface Target {
-  name: EdgeTier | "origin" | "static";
+  name: EdgeTier | "origin" | "static" | typeof RELAY_TIER;
   baseUrl: string;
   pids: number[];
   countFrames: boolean;
@@ -33,19 +36,35 @@ export async function serverTiers(fixtures: Fixtures): Promise<Tier[]> {
   return out;
 }
 
-/** The static baseline first, then every edge runtime and the origin, serving the same heights. */
+/**
+ * The static baseline first, then the Worker's floor (Worker-alone Miniflare runs: the same
+ * requests relayed through a Worker), every edge runtime and the origin, serving the same heights.
+ */
 export async function rangeTargets(fixtures: Fixtures): Promise<Target[]> {
   const scan = await fixtures.scan();
   const st = await fixtures.staticServer();
+  const relay = await fixtures.relay();
   const tiers = await serverTiers(fixtures);
+  const staticRequest = (a: number, b: number) => staticRangeRequest(st.offsets, scan.firstHeight, a, b);
   return [
     {
       name: "static",
       baseUrl: st.server.url,
       pids: [st.server.pid],
       countFrames: false,
-      request: (a, b) => staticRangeRequest(st.offsets, scan.firstHeight, a, b),
+      request: staticRequest,
     },
+    ...(relay === undefined
+      ? []
+      : [
+          {
+            name: RELAY_TIER as Target["name"],
+            baseUrl: relay.url,
+            pids: relay.pids(),
+            countFrames: false,
+            request: staticRequest,
+          },
+        ]),
     ...tiers.map((t) => ({ ...t, countFrames: true, request: rangeRequest })),
   ];
 }

@@ -1,6 +1,7 @@
-import { compareFigures, type Measured, measure } from "../lib/measure.ts";
+import { EDGE_TIERS } from "../lib/edge-fixture.ts";
+import { compareFigures, type Measured, measure, relayFigures } from "../lib/measure.ts";
 import type { Target } from "../lib/targets.ts";
-import { rangeTargets, servedBy, sizeName, windowsFor } from "../lib/targets.ts";
+import { RELAY_TIER, rangeTargets, servedBy, sizeName, windowsFor } from "../lib/targets.ts";
 import type { Scenario, ScenarioContext } from "../scenario.ts";
 
 /**
@@ -32,6 +33,9 @@ export const scenario: Scenario = {
           const m = results[tier]!;
           const key = `${tier}.concurrency${clients}`;
           Object.assign(ctx.report.figures, compareFigures(`${key}.${label}`, m, base));
+          const relay = results[RELAY_TIER];
+          if (tier === EDGE_TIERS.miniflare && relay !== undefined)
+            Object.assign(ctx.report.figures, relayFigures(`${key}.${label}`, m, relay));
           errorsAt.set(key, (errorsAt.get(key) ?? 0) + m.errors);
           if (m.errors > 0)
             ctx.report.notes.push(`${key}.${label}: ${m.errors} errors, e.g. ${m.errorSamples[0]}`);

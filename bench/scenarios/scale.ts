@@ -9,14 +9,16 @@ import { blockInfo, DEFAULT_BUNDLE_RANGES, decodeRangeMeta, rangeKeys } from "..
 import { EDGE_TIERS, memoryStateDir, seedEdgeState, startEdgeFixture } from "../lib/edge-fixture.ts";
 import { createFrameCounter, trailerOk } from "../lib/frame-counter.ts";
 import { runLoad } from "../lib/load.ts";
-import { measure } from "../lib/measure.ts";
+import { type Measured, measure } from "../lib/measure.ts";
 import { BENCH_ORIGIN_SECRET } from "../lib/origin-fixture.ts";
+import { startRelayFixture } from "../lib/relay-fixture.ts";
 import { randomWindows, rangeRequest, staticRangeRequest, unaryRequest } from "../lib/rpc-requests.ts";
 import { spawnServer } from "../lib/spawn.ts";
 import { spawnStaticServer } from "../lib/static-server.ts";
 import { latencySummary, round } from "../lib/stats.ts";
 import { concatProjection, type StoreScan, scanStore } from "../lib/store-scan.ts";
 import { spawnStoreServer } from "../lib/store-server.ts";
+import { RELAY_TIER } from "../lib/targets.ts";
 import { measureBootstrap } from "../scale/bootstrap.ts";
 import { costTable } from "../scale/cost.ts";
 import { estimate, generate } from "../scale/generate.ts";
@@ -271,6 +273,16 @@ export const scenario: Scenario = {
         return m;
       };
       const base = await download("static", staticServer.url, [staticServer.pid], true);
+      // The Worker's floor: the same static requests relayed through a Worker under Miniflare
+      // (bench/relay-worker) — what any Worker reading these bytes over HTTP reaches here.
+      const relayFixture = await startRelayFixture(staticServer.url, ctx.tmp);
+      let relay: Measured;
+      try {
+        relay = await download(RELAY_TIER, relayFixture.url, relayFixture.pids(), true);
+      } finally {
+        await relayFixture.stop();
+      }
+      f[`scale.walletDownload.${RELAY_TIER}.vsStatic`] = round(relay.MBps / Math.max(base.MBps, 1e-9), 3);
       const viaOrigin = await download("origin", origin.url, [origin.pid], false);
       f["scale.walletDownload.origin.vsStatic"] = round(viaOrigin.MBps / Math.max(base.MBps, 1e-9), 3);
       // The next wallet through the same origin process: each range's data object was checked whole
@@ -361,6 +373,8 @@ export const scenario: Scenario = {
               const tier = EDGE_TIERS[runtime];
               const m = await download(tier, e.url, [e.pid], false);
               f[`scale.walletDownload.${tier}.vsStatic`] = round(m.MBps / Math.max(base.MBps, 1e-9), 3);
+              if (runtime === "miniflare")
+                f[`scale.walletDownload.${tier}.vsRelay`] = round(m.MBps / Math.max(relay.MBps, 1e-9), 3);
               if (runtime === "miniflare") {
                 // The next wallet through the same isolate: range ends kept (proto/range/reader.ts),
                 // metadata in the Cache API. The first pass is a cold isolate's.
