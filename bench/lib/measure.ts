@@ -46,17 +46,6 @@ export function sameBytesNote(label: string, target: Measured, baseline: Measure
 }
 
 /** The figures every throughput row reports, plus ratios to the same-run static baseline. */
-/**
- * The edge under Miniflare against the Worker's floor in the same run (targets.ts RELAY_TIER: the
- * same bytes relayed through a Worker): what the edge's own work costs over any Worker's.
- */
-export function relayFigures(prefix: string, target: Measured, relay: Measured): Record<string, number> {
-  return {
-    [`${prefix}.vsRelay`]: round(target.blocksPerSec / Math.max(relay.blocksPerSec, 1e-9)),
-    [`${prefix}.cpuPerByteVsRelay`]: round(target.cpuSecPerGB / Math.max(relay.cpuSecPerGB, 1e-9)),
-  };
-}
-
 export function compareFigures(prefix: string, target: Measured, baseline: Measured): Record<string, number> {
   return {
     [`${prefix}.blocksPerSec`]: target.blocksPerSec,

@@ -1,7 +1,9 @@
 import { EDGE_TIERS, type EdgeTier } from "./edge-fixture.ts";
 import type { Fixtures } from "./fixtures.ts";
 import type { LoadRequest } from "./load.ts";
+import type { Measured } from "./measure.ts";
 import { randomWindows, rangeRequest, staticRangeRequest } from "./rpc-requests.ts";
+import { round } from "./stats.ts";
 
 /** The Worker's floor under Miniflare (fixtures.relay): the static baseline's bytes through a Worker. */
 export const RELAY_TIER = "relayMiniflare" as const;
@@ -85,4 +87,23 @@ export async function windowsFor(fixtures: Fixtures, seed: number, count: number
 /** "range10k" style names for block counts. */
 export function sizeName(size: number): string {
   return size >= 1000 ? `${size / 1000}k` : String(size);
+}
+
+/**
+ * The edge under Miniflare against the Worker's floor measured in the same run (`results` by tier
+ * name): throughput and CPU per byte as ratios to the relay's — what the edge's own work costs over
+ * a Worker that does nothing. Empty for other tiers, or when the run has no relay.
+ */
+export function relayFigures(
+  tier: string,
+  prefix: string,
+  target: Measured,
+  results: Partial<Record<string, Measured>>,
+): Record<string, number> {
+  const relay = results[RELAY_TIER];
+  if (tier !== EDGE_TIERS.miniflare || relay === undefined) return {};
+  return {
+    [`${prefix}.vsRelay`]: round(target.blocksPerSec / Math.max(relay.blocksPerSec, 1e-9)),
+    [`${prefix}.cpuPerByteVsRelay`]: round(target.cpuSecPerGB / Math.max(relay.cpuSecPerGB, 1e-9)),
+  };
 }

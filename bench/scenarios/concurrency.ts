@@ -1,7 +1,6 @@
-import { EDGE_TIERS } from "../lib/edge-fixture.ts";
-import { compareFigures, type Measured, measure, relayFigures } from "../lib/measure.ts";
+import { compareFigures, type Measured, measure } from "../lib/measure.ts";
 import type { Target } from "../lib/targets.ts";
-import { RELAY_TIER, rangeTargets, servedBy, sizeName, windowsFor } from "../lib/targets.ts";
+import { rangeTargets, relayFigures, servedBy, sizeName, windowsFor } from "../lib/targets.ts";
 import type { Scenario, ScenarioContext } from "../scenario.ts";
 
 /**
@@ -33,9 +32,7 @@ export const scenario: Scenario = {
           const m = results[tier]!;
           const key = `${tier}.concurrency${clients}`;
           Object.assign(ctx.report.figures, compareFigures(`${key}.${label}`, m, base));
-          const relay = results[RELAY_TIER];
-          if (tier === EDGE_TIERS.miniflare && relay !== undefined)
-            Object.assign(ctx.report.figures, relayFigures(`${key}.${label}`, m, relay));
+          Object.assign(ctx.report.figures, relayFigures(tier, `${key}.${label}`, m, results));
           errorsAt.set(key, (errorsAt.get(key) ?? 0) + m.errors);
           if (m.errors > 0)
             ctx.report.notes.push(`${key}.${label}: ${m.errors} errors, e.g. ${m.errorSamples[0]}`);

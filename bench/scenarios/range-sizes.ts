@@ -1,6 +1,5 @@
-import { EDGE_TIERS } from "../lib/edge-fixture.ts";
-import { compareFigures, type Measured, measure, relayFigures, sameBytesNote } from "../lib/measure.ts";
-import { RELAY_TIER, rangeTargets, servedBy, sizeName, windowsFor } from "../lib/targets.ts";
+import { compareFigures, type Measured, measure, sameBytesNote } from "../lib/measure.ts";
+import { rangeTargets, relayFigures, servedBy, sizeName, windowsFor } from "../lib/targets.ts";
 import type { Scenario } from "../scenario.ts";
 
 /**
@@ -39,9 +38,7 @@ export const scenario: Scenario = {
       for (const { name: tier } of servedBy(targets)) {
         const m = results[tier]!;
         Object.assign(ctx.report.figures, compareFigures(`${tier}.${key}`, m, base));
-        const relay = results[RELAY_TIER];
-        if (tier === EDGE_TIERS.miniflare && relay !== undefined)
-          Object.assign(ctx.report.figures, relayFigures(`${tier}.${key}`, m, relay));
+        Object.assign(ctx.report.figures, relayFigures(tier, `${tier}.${key}`, m, results));
         const mismatch = sameBytesNote(`${tier}.${key}`, m, base);
         if (mismatch) ctx.report.notes.push(mismatch);
         ctx.report.rows.push({

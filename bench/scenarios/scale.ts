@@ -373,9 +373,8 @@ export const scenario: Scenario = {
               const tier = EDGE_TIERS[runtime];
               const m = await download(tier, e.url, [e.pid], false);
               f[`scale.walletDownload.${tier}.vsStatic`] = round(m.MBps / Math.max(base.MBps, 1e-9), 3);
-              if (runtime === "miniflare")
-                f[`scale.walletDownload.${tier}.vsRelay`] = round(m.MBps / Math.max(relay.MBps, 1e-9), 3);
               if (runtime === "miniflare") {
+                f[`scale.walletDownload.${tier}.vsRelay`] = round(m.MBps / Math.max(relay.MBps, 1e-9), 3);
                 // The next wallet through the same isolate: range ends kept (proto/range/reader.ts),
                 // metadata in the Cache API. The first pass is a cold isolate's.
                 const again = await download(`${tier}.repeat`, e.url, [e.pid], false);

@@ -1,6 +1,5 @@
-import { EDGE_TIERS } from "../lib/edge-fixture.ts";
-import { compareFigures, type Measured, measure, relayFigures } from "../lib/measure.ts";
-import { RELAY_TIER, rangeTargets, servedBy } from "../lib/targets.ts";
+import { compareFigures, type Measured, measure } from "../lib/measure.ts";
+import { rangeTargets, relayFigures, servedBy } from "../lib/targets.ts";
 import type { Scenario } from "../scenario.ts";
 
 const PER_REQUEST = 10_000;
@@ -39,9 +38,7 @@ export const scenario: Scenario = {
     for (const { name: tier } of servedBy(targets)) {
       const m = results[tier]!;
       Object.assign(ctx.report.figures, compareFigures(`${tier}.walletDownload`, m, base));
-      const relay = results[RELAY_TIER];
-      if (tier === EDGE_TIERS.miniflare && relay !== undefined)
-        Object.assign(ctx.report.figures, relayFigures(`${tier}.walletDownload`, m, relay));
+      Object.assign(ctx.report.figures, relayFigures(tier, `${tier}.walletDownload`, m, results));
       ctx.report.figures[`${tier}.walletDownload.seconds`] = Math.round(m.elapsedSec * 100) / 100;
       ctx.report.rows.push({
         scenario: `wallet download ${tier}`,
