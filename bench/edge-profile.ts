@@ -6,10 +6,13 @@
 //        node bench/edge-profile.ts /tmp/s [SECONDS] [BUNDLE_DIR]
 // Knobs (environment): PROFILE_NETWORK=regtest for a dev chain's store (bench/lib/chain-fixture.ts); PROFILE_ONLY=TEXT profiles only kinds whose name holds TEXT;
 // PROFILE_CALLERS=REGEX prints the call chains of functions matching REGEX;
-// EDGE_PROFILE_ENV='{"CACHE_HOT_RANGES":"off"}' adds worker vars (here: no Cache API layer).
+// EDGE_PROFILE_ENV='{"CACHE_HOT_RANGES":"off"}' adds worker vars (here: no Cache API layer);
+// PROFILE_DUMP=PREFIX writes each kind's V8 profile to PREFIX.<kind>.cpuprofile (the bundle's
+// index.js.map maps its frames to source files: Chrome DevTools, or any source-map reader).
 
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { BlockIDSchema, ChainSpecSchema } from "../proto/index.ts";
@@ -22,6 +25,8 @@ import {
   rangeKeys,
 } from "../proto/range/index.ts";
 import { buildBundle } from "./edge-runtimes.ts";
+import { memoryStateDir } from "./lib/edge-fixture.ts";
+import { createFrameCounter, trailerOk } from "./lib/frame-counter.ts";
 import { connectInspector, freePort } from "./lib/isolate-inspector.ts";
 import { createCpuMeter } from "./lib/proc-cpu.ts";
 import { rangeRequest } from "./lib/rpc-requests.ts";
@@ -175,12 +180,15 @@ function categoryOf(label: string): string {
 const store = await spawnStoreServer(storeDir);
 const bundle = bundleArg ?? buildBundle();
 const inspectorPort = await freePort();
+// A state directory of this run's own: Cache API entries left by a run over another store under
+// the same keys would answer for this one (a stale metadata object fails every range as DataLoss).
+const state = memoryStateDir(tmpdir(), "edge-profile");
 const child = spawn(
   process.execPath,
   [
     new URL("./edge-miniflare-server.ts", import.meta.url).pathname,
     bundle,
-    "/tmp/edge-profile-no-r2",
+    state,
     JSON.stringify({
       NETWORKS: network,
       STORE_PUBLIC_URL: store.url,
@@ -215,6 +223,8 @@ try {
     }
     const cpuSec = meter.stop();
     const { profile } = (await cdp("Profiler.stop")) as { profile: Profile };
+    if (process.env.PROFILE_DUMP)
+      writeFileSync(`${process.env.PROFILE_DUMP}.${kinds.indexOf(kind)}.cpuprofile`, JSON.stringify(profile));
     report(kind.name, n, (performance.now() - t0) / n, (cpuSec * 1000) / n, profile);
   }
   inspector.close();
@@ -222,14 +232,23 @@ try {
   child.kill("SIGTERM");
   await new Promise((r) => child.once("exit", r));
   await store.stop();
+  rmSync(state, { recursive: true, force: true });
 }
 
 async function call(base: string, kind: Kind): Promise<void> {
   const { path, init } = kind.init();
   const res = await fetch(`${base}${path}`, init);
-  await res.arrayBuffer();
-  if (res.status !== 200 || (res.headers.get("grpc-status") ?? "0") !== "0")
-    throw new Error(`${kind.name}: HTTP ${res.status} ${res.headers.get("grpc-message") ?? ""}`);
+  // A stream's status is in its end-of-stream frame: an error there is a failed call too, or the
+  // profile is of the error path.
+  const framed = res.headers.get("content-type")?.startsWith("application/grpc-web") ?? false;
+  const counter = createFrameCounter();
+  if (framed && res.body) for await (const chunk of res.body) counter.push(chunk);
+  else await res.arrayBuffer();
+  const status = res.headers.get("grpc-status") ?? undefined;
+  if (res.status !== 200 || (framed ? !trailerOk(counter.trailer, status) : (status ?? "0") !== "0"))
+    throw new Error(
+      `${kind.name}: HTTP ${res.status} ${decodeURIComponent(res.headers.get("grpc-message") ?? counter.trailer ?? "").slice(0, 200)}`,
+    );
 }
 
 interface Profile {

@@ -24,6 +24,7 @@ import { errorResponse } from "../wire/responses.ts";
 import { createResponseSink } from "../wire/sink.ts";
 import { withBundles } from "./bundle-segments.ts";
 import { extentOf, notServed } from "./extent.ts";
+import { readAheadNextBatch } from "./next-batch.ts";
 import { clampToTip, planRange, type Segment } from "./plan.ts";
 import { checkSealedRun, sealedFrames } from "./sealed-segment.ts";
 import { type RangeStream, segmentPieces, sendSegments } from "./stream-segments.ts";
@@ -147,6 +148,10 @@ async function planRangeStream(
     segments = await plan(clamped.start, clamped.end);
     opened = await open(segments);
   }
+  // One batch of a sequential download: the next batch's end-range metadata is read while this
+  // one streams (next-batch.ts). Not beside an origin stream: it holds a connection of its own.
+  if (pipeWhole && segments.every((seg) => seg.kind === "sealed"))
+    readAheadNextBatch(ranges, start, end, extent);
   return {
     rpc,
     segments,

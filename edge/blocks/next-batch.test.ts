@@ -1,0 +1,75 @@
+import { create } from "@bufbuild/protobuf";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BlockRangeSchema } from "../../proto/index.ts";
+import { servicesFor } from "../services.ts";
+import { clientsFor, collect } from "../testing/clients.ts";
+import { type EdgeFixture, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
+import { nextBatchEndRange } from "./next-batch.ts";
+
+describe("nextBatchEndRange", () => {
+  const extent = { rangeSize: 1000, firstHeight: 0, tipHeight: 3_500_999 };
+
+  it("names the range a sequential download's next batch ends inside", () => {
+    // seed 000's download from Sapling activation in 10,000-block batches
+    expect(nextBatchEndRange(419_200, 429_199, extent)).toBe(439);
+    // the mobile SDKs' 100-block batches, the next one crossing into a new range
+    expect(nextBatchEndRange(419_900, 419_999, extent)).toBe(420);
+    expect(nextBatchEndRange(419_850, 419_949, extent)).toBe(420);
+  });
+
+  it("names nothing when the next batch needs no metadata this request did not read", () => {
+    expect(nextBatchEndRange(419_200, 419_299, extent)).toBeUndefined(); // ends in this request's last range
+    expect(nextBatchEndRange(420_000, 429_999, extent)).toBeUndefined(); // ends on a range boundary: read whole
+    expect(nextBatchEndRange(500_000, 500_000, extent)).toBeUndefined(); // one block: not a batch
+    expect(nextBatchEndRange(429_199, 419_200, extent)).toBeUndefined(); // descending
+    expect(nextBatchEndRange(3_490_000, 3_499_999, extent)).toBeUndefined(); // past the sealed tip
+  });
+});
+
+const f = fixture as EdgeFixture;
+
+describe.skipIf(fixture === null)("a batch of a sequential download", () => {
+  beforeAll(seedBucket);
+  const batch = (start: number, end: number) =>
+    create(BlockRangeSchema, { start: { height: BigInt(start) }, end: { height: BigInt(end) } });
+  // testnet: ranges of 10 blocks sealed from 1,028,400 (test/support/seed-ranges.ts)
+  const cachedIndexes = async (env: ReturnType<typeof testEnv>) =>
+    (await servicesFor(env).ranges("testnet", 10).cached()).map((m) => m.index);
+
+  it("reads the next batch's end-range metadata while a batch that continues the last one streams", async () => {
+    expect(f.seed.tips.testnet).toBeGreaterThan(1_028_430);
+    const env = testEnv("none");
+    const [, client] = clientsFor(env, "https://edge.test/testnet")[0]!;
+    const settle = async (index: number) => {
+      for (let i = 0; i < 50 && !(await cachedIndexes(env)).includes(index); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      return cachedIndexes(env);
+    };
+    // A first batch (continues nothing): its next would end in range 102,841, not read ahead.
+    const first = await collect(client.getBlockRange(batch(1_028_400, 1_028_406)));
+    expect(first.error).toBeUndefined();
+    expect(await settle(102_841)).not.toContain(102_841);
+    // The next batch, 1,028,407 … 1,028,413 (its own reads: ranges 102,840 and 102,841): the one
+    // after it, 1,028,414 … 1,028,420, ends inside range 102,842.
+    const second = await collect(client.getBlockRange(batch(1_028_407, 1_028_413)));
+    expect(second.error).toBeUndefined();
+    expect(second.items.map((b) => Number(b.height))).toEqual([
+      1_028_407, 1_028_408, 1_028_409, 1_028_410, 1_028_411, 1_028_412, 1_028_413,
+    ]);
+    const indexes = await settle(102_842);
+    expect(indexes).toContain(102_842);
+    expect(indexes).not.toContain(102_843);
+  });
+
+  it("reads nothing ahead for a descending range", async () => {
+    const env = testEnv("none");
+    const [, client] = clientsFor(env, "https://edge.test/testnet")[0]!;
+    for (const [a, b] of [
+      [1_028_406, 1_028_400],
+      [1_028_413, 1_028_407],
+    ] as const)
+      expect((await collect(client.getBlockRange(batch(a, b)))).error).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await cachedIndexes(env)).not.toContain(102_842);
+  });
+});
