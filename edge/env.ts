@@ -53,4 +53,11 @@ export interface Env {
    * tree-state and subtree objects are always cached; "off" turns the Cache API layer off.
    */
   CACHE_HOT_RANGES?: string;
+  /**
+   * Names this deployment's store in its Cache API keys ("" or unset: the store's location — the
+   * R2 binding's prefix, the S3 endpoint, bucket and prefix, the public URL and prefix). Set it to
+   * the R2 bucket's name when deployments on one zone read different buckets (Terraform does), and
+   * change it after replacing a store's objects in place: cached copies are kept as immutable.
+   */
+  CACHE_NAMESPACE?: string;
 }

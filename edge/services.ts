@@ -4,7 +4,7 @@ import { createHeadSource, type HeadSource } from "./blocks/head-source.ts";
 import { type EdgeConfig, readConfig } from "./config.ts";
 import type { Env } from "./env.ts";
 import { type CacheCounters, createCachedReader } from "./store/cached-reader.ts";
-import { createObjectReader, type ObjectReader } from "./store/index.ts";
+import { createObjectReader, type ObjectReader, storeCacheScope } from "./store/index.ts";
 import { createRangeReaders } from "./store/range-store.ts";
 import { createOriginClient, type OriginClient } from "./tail/origin-client.ts";
 
@@ -19,6 +19,8 @@ export interface EdgeServices {
   origin(network: string): OriginClient | undefined;
   /** Cache API hits and misses of this isolate, when the layer is on. */
   cacheCounters?: CacheCounters;
+  /** The store in this deployment's Cache API keys (store/create-object-reader.ts storeCacheScope). */
+  cacheScope: string;
   /**
    * The first range index whose data objects go through the Cache API (a miss streams the read into
    * a put: two connections while it fills); undefined when none do.
@@ -50,7 +52,9 @@ function buildServices(env: Env): EdgeServices {
     if (cache === undefined || hot === 0 || !head?.tip || head.rangeSize !== rangeSize) return undefined;
     return lastRangeIndex(head) - hot + 1;
   };
-  const cached = cache === undefined ? undefined : createCachedReader(store, cache, { hotFrom });
+  const cacheScope = storeCacheScope(env);
+  const cached =
+    cache === undefined ? undefined : createCachedReader(store, cache, { hotFrom, scope: cacheScope });
   const reader: ObjectReader = cached ?? store;
   heads = createHeadSource(reader, config.headCacheMs);
   const origins = new Map<string, OriginClient>();
@@ -61,6 +65,7 @@ function buildServices(env: Env): EdgeServices {
     reader,
     heads,
     cacheCounters: cached?.counters,
+    cacheScope,
     hotFrom,
     ranges: createRangeReaders(reader),
     origin: (network) => origins.get(network),

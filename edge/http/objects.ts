@@ -34,7 +34,7 @@ export async function serveObject(s: EdgeServices, req: Request): Promise<Respon
     ? IMMUTABLE_CACHE_CONTROL
     : `public, max-age=${Math.max(1, Math.floor(s.config.headCacheMs / 1000))}`;
   const cache = typeof caches === "undefined" ? undefined : (caches as unknown as { default: Cache }).default;
-  const cacheKey = new Request(cacheUrlOf(key), { method: "GET" });
+  const cacheKey = new Request(cacheUrlOf(key, s.cacheScope), { method: "GET" });
   if (cache !== undefined && sealed) {
     let whole = await cache.match(cacheKey);
     if (whole === undefined) {

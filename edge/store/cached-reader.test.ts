@@ -3,9 +3,11 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeFrame } from "../../proto/frame.ts";
 import { BlockRangeSchema } from "../../proto/index.ts";
+import type { Env } from "../env.ts";
 import { inRequestScope } from "../request-scope.ts";
 import { fetchWith, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
 import { cachedKind, createCachedReader } from "./cached-reader.ts";
+import { storeCacheScope } from "./create-object-reader.ts";
 import type { ObjectReader } from "./object-reader.ts";
 import { createR2Reader } from "./r2-reader.ts";
 
@@ -83,6 +85,60 @@ describe("the Cache API layer over the store (workerd's real cache)", () => {
     expect(await bytesOf(await cached.get(key))).toEqual(bytes);
     expect(gets).toEqual([key]);
     expect(cached.counters.hits.meta).toBe(1);
+  });
+
+  it("keeps each store's objects apart: the same key in another deployment's store is never answered from this one's", async () => {
+    // Two stores on one zone (two buckets, or two prefixes of one): the key names different bytes.
+    const key = `v1/scope${crypto.randomUUID().slice(0, 4)}/r10/00000003.meta.bin`;
+    const stores = ["a", "b"].map((name, i) => {
+      const bytes = new Uint8Array(40).fill(i + 1);
+      const inner = createR2Reader(bucket, `store-${name}`);
+      const gets: string[] = [];
+      const reader: ObjectReader = {
+        head: (k) => inner.head(k),
+        get(k, range) {
+          gets.push(k);
+          return inner.get(k, range);
+        },
+      };
+      return {
+        bytes,
+        gets,
+        reader,
+        scope: storeCacheScope({ BLOCKS: bucket, STORE_PREFIX: `store-${name}` } as Env),
+      };
+    });
+    await Promise.all(stores.map((s, i) => bucket.put(`store-${["a", "b"][i]}/${key}`, s.bytes)));
+    expect(stores[0]!.scope).not.toBe(stores[1]!.scope);
+    for (const s of stores) {
+      const cached = createCachedReader(s.reader, cache, { hotFrom: () => undefined, scope: s.scope });
+      const deferred: Promise<unknown>[] = [];
+      expect(
+        await inRequestScope({ waitUntil: (p) => deferred.push(p) }, async () =>
+          bytesOf(await cached.get(key)),
+        ),
+      ).toEqual(s.bytes);
+      await Promise.all(deferred); // its put done: the next store must not find it
+      expect(s.gets).toEqual([key]);
+      expect(await bytesOf(await cached.get(key))).toEqual(s.bytes); // this store's own entry
+      expect(s.gets).toHaveLength(1);
+    }
+  });
+
+  it("names a store by CACHE_NAMESPACE, else by where it reads", () => {
+    const scope = (e: Partial<Env>) => storeCacheScope(e as Env);
+    const r2 = { BLOCKS: bucket };
+    expect(scope({ ...r2, STORE_PREFIX: "prod" })).not.toBe(scope({ ...r2, STORE_PREFIX: "staging" }));
+    expect(scope({ ...r2, STORE_PREFIX: "/prod/" })).toBe(scope({ ...r2, STORE_PREFIX: "prod" }));
+    // An R2 binding does not say which bucket: CACHE_NAMESPACE (Terraform: the bucket's name) does.
+    expect(scope({ ...r2, CACHE_NAMESPACE: "blocks-a" })).not.toBe(
+      scope({ ...r2, CACHE_NAMESPACE: "blocks-b" }),
+    );
+    const s3 = { S3_ENDPOINT: "https://s3.example", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s" };
+    expect(scope({ ...s3, S3_BUCKET: "a" })).not.toBe(scope({ ...s3, S3_BUCKET: "b" }));
+    expect(scope({ STORE_PUBLIC_URL: "https://cdn-a.example" })).not.toBe(
+      scope({ STORE_PUBLIC_URL: "https://cdn-b.example" }),
+    );
   });
 
   it("caches range data objects only from the policy's hot range on; the head never", async () => {

@@ -29,6 +29,8 @@ import { readAll } from "./read-all.ts";
 export interface CachePolicy {
   /** First range index whose data objects are cached, per network and range size; undefined: none. */
   hotFrom(network: string, rangeSize: number): number | undefined;
+  /** The store the keys belong to (create-object-reader.ts `storeCacheScope`); default "". */
+  scope?: string;
 }
 
 /** What kind of object a key names, for the policy and the counters. */
@@ -46,10 +48,11 @@ const CACHE_ORIGIN = "https://lightedge-cache.internal/";
 
 /**
  * The cache URL of a stored object: one entry per object, whoever reads it (the RPC paths here,
- * the GET downloads of http/objects.ts), so an object is never held twice.
+ * the GET downloads of http/objects.ts), so an object is never held twice; `scope` names the store
+ * (storeCacheScope), so another deployment's bucket on the same zone never answers for this one.
  */
-export function cacheUrlOf(key: string): string {
-  return CACHE_ORIGIN + key;
+export function cacheUrlOf(key: string, scope = ""): string {
+  return `${CACHE_ORIGIN}${encodeURIComponent(scope)}/${key}`;
 }
 
 const DATA_KEY = /^v\d+\/([a-z0-9-]{1,16})\/r(\d+)\/(\d{8})\.(shielded|full|nullifiers|raw)\.bin$/;
@@ -153,7 +156,7 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
     async get(key, range) {
       const kind = cacheable(key);
       if (kind === undefined) return inner.get(key, range);
-      const url = cacheUrlOf(key);
+      const url = cacheUrlOf(key, policy.scope);
       const hit = await match(cache, url, range);
       if (hit !== null) {
         counters.hits[kind]++;

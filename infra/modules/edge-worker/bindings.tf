@@ -29,6 +29,9 @@ locals {
     RATE_LIMIT_PERIOD_SECONDS = tostring(var.rate_limit_period)
     SUBREQUEST_BUDGET         = tostring(var.subrequest_budget)
     CACHE_HOT_RANGES          = var.cache_hot_ranges
+    # The Worker cannot tell which bucket its binding is: the name keeps its Cache API entries
+    # apart from another deployment's on the same zone (edge/store/create-object-reader.ts).
+    CACHE_NAMESPACE = var.cache_namespace != "" ? var.cache_namespace : var.bucket_name
   }
 
   # Secrets are bound only when the feature using them is configured; the condition reads a

@@ -241,3 +241,9 @@ variable "cache_hot_ranges" {
     error_message = "cache_hot_ranges is a whole number or \"off\"."
   }
 }
+
+variable "cache_namespace" {
+  description = "Names the store in the Worker's Cache API keys (CACHE_NAMESPACE); \"\" for the bucket's name. Change it after replacing the bucket's objects in place: cached copies are kept as immutable."
+  type        = string
+  default     = ""
+}
