@@ -1,11 +1,13 @@
 import { lastRangeIndex } from "../proto/range/index.ts";
 import type { RangeReader } from "../proto/range/reader.ts";
+import type { TreeStateReader } from "../proto/treestate/index.ts";
 import { createHeadSource, type HeadSource } from "./blocks/head-source.ts";
 import { type EdgeConfig, readConfig } from "./config.ts";
 import type { Env } from "./env.ts";
 import { type CacheCounters, createCachedReader } from "./store/cached-reader.ts";
 import { createObjectReader, type ObjectReader, storeCacheScope } from "./store/index.ts";
 import { createRangeReaders } from "./store/range-store.ts";
+import { createTreeStateReaders } from "./store/tree-state-readers.ts";
 import { createOriginClient, type OriginClient } from "./tail/origin-client.ts";
 
 /** Everything a request handler needs, built once per isolate per env (caches live here). */
@@ -15,6 +17,8 @@ export interface EdgeServices {
   heads: HeadSource;
   /** Sealed ranges of a network and range size: metadata cached, spans as native bodies. */
   ranges(network: string, rangeSize: number): RangeReader<ReadableStream<Uint8Array>>;
+  /** Stored tree states of a network: range tables cached, one read per answer when warm. */
+  treeStates(network: string): TreeStateReader;
   /** The origin of a network, or undefined when it is served from storage only. */
   origin(network: string): OriginClient | undefined;
   /** Cache API hits and misses of this isolate, when the layer is on. */
@@ -68,6 +72,7 @@ function buildServices(env: Env): EdgeServices {
     cacheScope,
     hotFrom,
     ranges: createRangeReaders(reader),
+    treeStates: createTreeStateReaders(reader),
     origin: (network) => origins.get(network),
     log: (err) =>
       console.error(JSON.stringify({ level: "error", msg: "internal error", err: describe(err) })),

@@ -148,10 +148,11 @@ async function planRangeStream(
     segments = await plan(clamped.start, clamped.end);
     opened = await open(segments);
   }
-  // One batch of a sequential download: the next batch's end-range metadata is read while this
-  // one streams (next-batch.ts). Not beside an origin stream: it holds a connection of its own.
+  // One batch of a sequential download: what the wallet asks next (its tree state, the next batch's
+  // end-range metadata) is read while this one streams (next-batch.ts). Not beside an origin
+  // stream: the reads ahead hold a connection of their own.
   if (pipeWhole && segments.every((seg) => seg.kind === "sealed"))
-    readAheadNextBatch(ranges, start, end, extent);
+    readAheadNextBatch(s, network, start, end, extent);
   return {
     rpc,
     segments,

@@ -1,7 +1,15 @@
 import { create } from "@bufbuild/protobuf";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BlockRangeSchema } from "../../proto/index.ts";
+import {
+  decodeTreeStateRange,
+  encodeTreeStateRange,
+  type TreeStateBlock,
+  treeStateAt,
+  treeStateKey,
+} from "../../proto/treestate/index.ts";
 import { servicesFor } from "../services.ts";
+import { cacheUrlOf } from "../store/cached-reader.ts";
 import { clientsFor, collect } from "../testing/clients.ts";
 import { type EdgeFixture, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
 import { nextBatchEndRange } from "./next-batch.ts";
@@ -59,6 +67,36 @@ describe.skipIf(fixture === null)("a batch of a sequential download", () => {
     const indexes = await settle(102_842);
     expect(indexes).toContain(102_842);
     expect(indexes).not.toContain(102_843);
+  });
+
+  it("warms the tree state the wallet asks after a batch: its GetTreeState reads no storage", async () => {
+    // testnet range 102,840's tree-state object (the seed has none: a real encoder's output here).
+    const blocks: TreeStateBlock[] = Array.from({ length: 10 }, (_, i) => ({
+      height: 1_028_400 + i,
+      wireHash: Uint8Array.from({ length: 32 }, (_, k) => (i * 31 + k) & 0xff),
+      time: 1_700_000_000 + i,
+      sapling: { left: new Uint8Array(32).fill(i + 1), parents: [new Uint8Array(32).fill(7)] },
+    }));
+    const bytes = encodeTreeStateRange({ network: "test", blocks });
+    const key = treeStateKey("testnet", 10, 102_840);
+    const env = testEnv("none");
+    await env.BLOCKS!.put(key, bytes);
+    const s = servicesFor(env);
+    const [, client] = clientsFor(env, "https://edge.test/testnet")[0]!;
+    for (const [a, b] of [
+      [1_028_400, 1_028_406],
+      [1_028_407, 1_028_413], // continues the first: the wallet's next call is GetTreeState(1,028,406)
+    ] as const)
+      expect((await collect(client.getBlockRange(batch(a, b)))).error).toBeUndefined();
+    const cache = (caches as unknown as { default: Cache }).default;
+    for (let i = 0; i < 50 && (await cache.match(cacheUrlOf(key, s.cacheScope))) === undefined; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const misses = s.cacheCounters!.misses.trees;
+    expect(misses).toBe(1); // the warm read it, whole, once
+    const got = await client.getTreeState({ height: 1_028_406n });
+    expect(got.saplingTree).toBe(treeStateAt(decodeTreeStateRange(bytes), 1_028_406).saplingTree);
+    expect(s.cacheCounters!.misses.trees).toBe(misses); // table in the isolate, record from the cache
+    expect(s.cacheCounters!.hits.trees).toBeGreaterThan(0);
   });
 
   it("reads nothing ahead for a descending range", async () => {

@@ -1,6 +1,6 @@
 import { Lru } from "../../proto/lru.ts";
-import type { RangeReader } from "../../proto/range/reader.ts";
 import { afterResponse } from "../request-scope.ts";
+import type { EdgeServices } from "../services.ts";
 import type { SealedExtent } from "./plan.ts";
 
 /**
@@ -32,23 +32,30 @@ const recentEnds = new WeakMap<object, Lru<number, true>>();
 
 /**
  * When this request continues one this isolate answered (it starts one past that one's end: a
- * wallet's next batch), reads the next batch's end-range metadata into the isolate's cache (and the
- * Cache API) while this answer streams, so the wallet's following request starts its reads at once:
- * one storage round trip less per batch (tens of milliseconds to R2 from a data center). A request
- * that continues nothing reads nothing ahead — a random range (a bench's, or a wallet's one-off)
- * would waste a read on a guess. It starts after the response has gone out (request-scope.ts), kept
- * alive by waitUntil; a failure costs nothing but the read (the next request reads it itself).
- * Callers run it only for streams with no origin segment: the reads ahead, a range-ends read and
- * this one stay within Workers' 6 connections per invocation (stream-segments.ts
- * SEALED_READ_CONNECTIONS).
+ * wallet's next batch), reads ahead, while this answer streams, what the wallet asks next:
+ * - the tree state before this batch: zcash_client_backend's sync follows each batch's download
+ *   with GetTreeState(start − 1) (`download_chain_state`), in a range the last such call did not
+ *   touch when batches are ranges long — two storage round trips (the range's table, then the
+ *   record) on the wallet's path; warmed, the table is in the isolate and the whole object in the
+ *   Cache API (edge/store/cached-reader.ts), so the call reads no storage;
+ * - the metadata of the range the next batch will end in (`nextBatchEndRange`), so the wallet's
+ *   following request starts its reads at once: one storage round trip less per batch.
+ * A request that continues nothing reads nothing ahead — a random range (a bench's, or a wallet's
+ * one-off) would waste reads on a guess. The reads run one after the other after the response has
+ * gone out (request-scope.ts), kept alive by waitUntil; a failure costs nothing but the read (the
+ * wallet's call reads it itself). Callers run it only for streams with no origin segment: the
+ * reads ahead, a range-ends read and this one stay within Workers' 6 connections per invocation
+ * (stream-segments.ts SEALED_READ_CONNECTIONS).
  */
 export function readAheadNextBatch(
-  ranges: RangeReader<ReadableStream<Uint8Array>>,
+  s: Pick<EdgeServices, "ranges" | "treeStates">,
+  network: string,
   start: number,
   end: number,
   extent: SealedExtent,
 ): void {
   if (end < start) return;
+  const ranges = s.ranges(network, extent.rangeSize);
   let ends = recentEnds.get(ranges);
   if (ends === undefined) {
     ends = new Lru({ maxEntries: RECENT_BATCH_ENDS });
@@ -56,7 +63,15 @@ export function readAheadNextBatch(
   }
   const continues = ends.get(start - 1) !== undefined;
   ends.set(end, true);
-  const index = continues ? nextBatchEndRange(start, end, extent) : undefined;
-  if (index === undefined) return;
-  void afterResponse(() => ranges.meta(index)).catch(() => {});
+  if (!continues) return;
+  const next = nextBatchEndRange(start, end, extent);
+  const treeHeight = start - 1 >= extent.firstHeight ? start - 1 : undefined;
+  void afterResponse(async () => {
+    if (treeHeight !== undefined)
+      await s
+        .treeStates(network)
+        .warm(extent.rangeSize, treeHeight)
+        .catch(() => {});
+    if (next !== undefined) await ranges.meta(next).catch(() => {});
+  }).catch(() => {});
 }

@@ -50,6 +50,26 @@ describe("the edge tree-state reader over the R2 binding", () => {
     expect(await reader.at(RANGE, 150)).toBeUndefined(); // range 3 is not stored: fall back
   });
 
+  it("warms a range's table so its next answer is one read, and warms nothing twice", async () => {
+    const prefix = `ts-${crypto.randomUUID()}/`;
+    await bucket.put(`${prefix}${treeStateKey("mainnet", RANGE, 2)}`, bytes);
+    const inner = objectReadBytes(createR2Reader(bucket, prefix));
+    const reads: string[] = [];
+    const reader = createTreeStateReader({
+      read: (key, range) => {
+        reads.push(range === undefined ? key : `${range.offset}+${range.length}`);
+        return inner(key, range);
+      },
+      network: "mainnet",
+    });
+    await reader.warm(RANGE, 124);
+    await reader.warm(RANGE, 149);
+    expect(reads).toHaveLength(1); // the table, once
+    expect(await reader.at(RANGE, 124)).toEqual(treeStateAt(decodeTreeStateRange(bytes), 124));
+    expect(reads).toHaveLength(2); // … and the record
+    await reader.warm(RANGE, 150); // range 3 is not stored: nothing to load, no error
+  });
+
   it("reports a damaged record as corrupt rather than answering", async () => {
     const prefix = `ts-${crypto.randomUUID()}/`;
     const bad = bytes.slice();

@@ -15,13 +15,7 @@ import {
 } from "../../proto/index.ts";
 import { Lru } from "../../proto/lru.ts";
 import { blockInfo, type HeadObject, lastRangeIndex } from "../../proto/range/index.ts";
-import {
-  createTreeStateReader,
-  readSubtreeRoots,
-  type SubtreePool,
-  type TreeStateReader,
-  type TreeStateView,
-} from "../../proto/treestate/index.ts";
+import { readSubtreeRoots, type SubtreePool, type TreeStateView } from "../../proto/treestate/index.ts";
 import { checkBlockHash } from "../../proto/wire/limits.ts";
 import { findSealedHash } from "../blocks/find-hash.ts";
 import type { EdgeServices } from "../services.ts";
@@ -41,22 +35,6 @@ const POOLS: Record<number, SubtreePool> = {
 const toMessage = (v: TreeStateView): TreeState =>
   create(TreeStateSchema, { ...v, height: BigInt(v.height) });
 
-const readers = new WeakMap<EdgeServices, Map<string, TreeStateReader>>();
-function readerFor(s: EdgeServices, network: string): TreeStateReader {
-  let byNetwork = readers.get(s);
-  if (!byNetwork) {
-    byNetwork = new Map();
-    readers.set(s, byNetwork);
-  }
-  let r = byNetwork.get(network);
-  if (!r) {
-    // Settled values only: requests must not await each other's reads (proto/lru.ts).
-    r = createTreeStateReader({ read: objectReadBytes(s.reader), network, sharing: "settled" });
-    byNetwork.set(network, r);
-  }
-  return r;
-}
-
 /**
  * The stored tree state at a sealed height (one cached table lookup plus one ranged read), or
  * undefined when the height is outside the sealed chain or its range is not backfilled yet.
@@ -68,7 +46,7 @@ export async function sealedTreeStateAt(
   height: number,
 ): Promise<TreeState | undefined> {
   if (!head?.tip || height > head.tip.height || height < head.firstHeight) return undefined;
-  const view = await readerFor(s, network).at(head.rangeSize, height);
+  const view = await s.treeStates(network).at(head.rangeSize, height);
   return view ? toMessage(view) : undefined;
 }
 
@@ -86,7 +64,7 @@ export function storedTreeStateMethods(
   fallback: Partial<Impl>,
   latestTip?: () => Promise<BlockID>,
 ): Partial<Impl> {
-  const reader = readerFor(s, network);
+  const reader = s.treeStates(network);
   // Tail tree states the origin gave for a (height, hash): immutable for that hash, so kept as
   // settled values (never a read in flight: proto/lru.ts) until the LRU drops them.
   const tailStates = new Lru<string, TreeState>({ maxEntries: TAIL_STATE_CACHE_ENTRIES });

@@ -36,6 +36,11 @@ export interface TreeStateReader {
    * that range has no tree-state object yet (not backfilled: the caller falls back).
    */
   at(rangeSize: number, height: number): Promise<TreeStateView | undefined>;
+  /**
+   * Loads the table of `height`'s range (no record): a later `at` in that range is one read. Reads
+   * nothing when the table is held; an absent object is not an error (nothing to load).
+   */
+  warm(rangeSize: number, height: number): Promise<void>;
 }
 
 interface Table {
@@ -73,11 +78,18 @@ export function createTreeStateReader(o: TreeStateReaderOptions): TreeStateReade
       (t) => t !== undefined,
     );
 
+  const keyOf = (rangeSize: number, height: number): string => {
+    if (!Number.isSafeInteger(height) || height < 0)
+      throw new LightedgeError("bad-request", "treestate.reader", `invalid height ${height}`);
+    return treeStateKey(o.network, rangeSize, Math.floor(height / rangeSize));
+  };
+
   return {
+    async warm(rangeSize, height) {
+      await table(keyOf(rangeSize, height), rangeSize);
+    },
     async at(rangeSize, height) {
-      if (!Number.isSafeInteger(height) || height < 0)
-        throw new LightedgeError("bad-request", "treestate.reader", `invalid height ${height}`);
-      const key = treeStateKey(o.network, rangeSize, Math.floor(height / rangeSize));
+      const key = keyOf(rangeSize, height);
       const t = await table(key, rangeSize);
       if (t === undefined) return undefined;
       const i = height - t.header.startHeight;
