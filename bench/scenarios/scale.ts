@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { MAX_RANGES_PER_REQUEST, planRange } from "../../edge/blocks/plan.ts";
-import { BlockIDSchema, CompactBlockSchema, EmptySchema } from "../../proto/index.ts";
+import { BlockIDSchema, CompactBlockSchema, EmptySchema, TreeStateSchema } from "../../proto/index.ts";
 import { blockInfo, DEFAULT_BUNDLE_RANGES, decodeRangeMeta, rangeKeys } from "../../proto/range/index.ts";
 import { EDGE_TIERS, memoryStateDir, seedEdgeState, startEdgeFixture } from "../lib/edge-fixture.ts";
 import { createFrameCounter, trailerOk } from "../lib/frame-counter.ts";
@@ -28,6 +28,8 @@ const SAPLING_ACTIVATION = 419_200;
 const PER_REQUEST = 10_000;
 /** The assumed time to first byte of a remote store's reads (the latency pass of the download). */
 const STORE_LATENCY_MS = 20;
+/** Batches of the wallet sync loop timed against the slow store (seconds, not minutes, at 20 ms). */
+const WALLET_LOOP_BATCHES = 30;
 const NETWORK = "mainnet";
 /** The bootstrap bucket's payload scale: bootstrap reads metadata only, so payload only costs time. */
 const BOOTSTRAP_PAYLOAD_SCALE = 0.002;
@@ -72,6 +74,34 @@ async function rangeStream(baseUrl: string, start: number, end: number) {
   const ok = res.ok && trailerOk(counter.trailer, res.headers.get("grpc-status") ?? undefined);
   const message = res.headers.get("grpc-message") ?? counter.trailer ?? "";
   return { ok, frames: counter.frames, message: decodeURIComponent(message).slice(0, 200) };
+}
+
+/**
+ * A wallet's sync loop (zcash_client_backend 0.25 `sync::run`): each batch downloaded with one
+ * GetBlockRange, then GetTreeState(start − 1) before it is scanned. Mean milliseconds of each call
+ * per batch; a failed stream or call counts as an error.
+ */
+async function walletBatches(baseUrl: string, batches: { start: number; end: number }[]) {
+  let rangeMs = 0;
+  let treeStateMs = 0;
+  let errors = 0;
+  for (const { start, end } of batches) {
+    let t = performance.now();
+    const r = await rangeStream(baseUrl, start, end);
+    rangeMs += performance.now() - t;
+    if (!r.ok || r.frames !== end - start + 1) errors++;
+    t = performance.now();
+    const res = await fetch(`${baseUrl}/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetTreeState`, {
+      method: "POST",
+      headers: { "content-type": "application/proto", "connect-protocol-version": "1" },
+      body: toBinary(BlockIDSchema, create(BlockIDSchema, { height: BigInt(start - 1) })),
+    });
+    const state = new Uint8Array(await res.arrayBuffer());
+    treeStateMs += performance.now() - t;
+    if (!res.ok || Number(fromBinary(TreeStateSchema, state).height) !== start - 1) errors++;
+  }
+  const n = Math.max(batches.length, 1);
+  return { rangeMs: rangeMs / n, treeStateMs: treeStateMs / n, errors };
 }
 
 /**
@@ -414,6 +444,34 @@ export const scenario: Scenario = {
             } finally {
               await e.stop();
             }
+            // A wallet's sync loop against the same store, from a cold data center again: each
+            // batch's GetBlockRange, then the GetTreeState(start − 1) zcash_client_backend asks
+            // before scanning it — what the next-batch read-ahead (edge/blocks/next-batch.ts) hides.
+            const loopCache = memoryStateDir(ctx.tmp, "scale-edge-loop");
+            try {
+              const e = await startEdgeFixture({
+                runtime: "miniflare",
+                persist: loopCache,
+                networks: NETWORK,
+                storePublicUrl: far.url,
+                log: ctx.log,
+              });
+              try {
+                const loop = await walletBatches(e.url, windows.slice(0, WALLET_LOOP_BATCHES));
+                const key = `scale.walletBatches.edgeMiniflare.storeLatency${STORE_LATENCY_MS}ms`;
+                f[`${key}.batchMs`] = round(loop.rangeMs + loop.treeStateMs, 2);
+                f[`${key}.rangeMs`] = round(loop.rangeMs, 2);
+                f[`${key}.treeStateMs`] = round(loop.treeStateMs, 2);
+                f[`${key}.errors`] = loop.errors;
+                ctx.log(
+                  `scale wallet batches (${STORE_LATENCY_MS} ms store): ${round(loop.rangeMs, 1)} + ${round(loop.treeStateMs, 1)} ms per batch, ${loop.errors} errors`,
+                );
+              } finally {
+                await e.stop();
+              }
+            } finally {
+              rmSync(loopCache, { recursive: true, force: true });
+            }
           } finally {
             await far.stop();
             rmSync(farCache, { recursive: true, force: true });
@@ -422,6 +480,12 @@ export const scenario: Scenario = {
           rmSync(persist, { recursive: true, force: true });
           rmSync(cacheState, { recursive: true, force: true });
         }
+        ctx.report.notes.push(
+          `scale.walletBatches.edgeMiniflare.storeLatency${STORE_LATENCY_MS}ms: a wallet's sync loop, ` +
+            `the first ${WALLET_LOOP_BATCHES} batches of the download (10,000 blocks from 419,200), each ` +
+            "GetBlockRange (gRPC-web) then GetTreeState(start − 1) (Connect), one client in this process, " +
+            "with the same slow store, a new isolate and an empty Cache API; milliseconds per batch, mean.",
+        );
         ctx.report.notes.push(
           `scale.walletDownload.edgeMiniflare.storeLatency${STORE_LATENCY_MS}ms: the same, a new isolate ` +
             `and an empty Cache API, with the store server holding every response's headers ` +

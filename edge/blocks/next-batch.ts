@@ -41,11 +41,13 @@ const recentEnds = new WeakMap<object, Lru<number, true>>();
  * - the metadata of the range the next batch will end in (`nextBatchEndRange`), so the wallet's
  *   following request starts its reads at once: one storage round trip less per batch.
  * A request that continues nothing reads nothing ahead — a random range (a bench's, or a wallet's
- * one-off) would waste reads on a guess. The reads run one after the other after the response has
- * gone out (request-scope.ts), kept alive by waitUntil; a failure costs nothing but the read (the
- * wallet's call reads it itself). Callers run it only for streams with no origin segment: the
- * reads ahead, a range-ends read and this one stay within Workers' 6 connections per invocation
- * (stream-segments.ts SEALED_READ_CONNECTIONS).
+ * one-off) would waste reads on a guess. Both start once the response has gone out
+ * (request-scope.ts), kept alive by waitUntil; a failure costs nothing but the read (the wallet's
+ * call reads it itself). Each holds one connection at a time (a read, then its Cache API put), so
+ * with the stream's reads ahead (at most SEALED_READ_CONNECTIONS = 4, stream-segments.ts) they stay
+ * within Workers' 6 per invocation; callers run it only for streams with no origin segment, whose
+ * tail stream would need one more. One after the other instead, the metadata often missed the next
+ * batch (20 ms store, cold cache: 65.6 → 53.9 ms per batch in parallel).
  */
 export function readAheadNextBatch(
   s: Pick<EdgeServices, "ranges" | "treeStates">,
@@ -66,12 +68,11 @@ export function readAheadNextBatch(
   if (!continues) return;
   const next = nextBatchEndRange(start, end, extent);
   const treeHeight = start - 1 >= extent.firstHeight ? start - 1 : undefined;
-  void afterResponse(async () => {
-    if (treeHeight !== undefined)
-      await s
-        .treeStates(network)
-        .warm(extent.rangeSize, treeHeight)
-        .catch(() => {});
-    if (next !== undefined) await ranges.meta(next).catch(() => {});
-  }).catch(() => {});
+  const trees = s.treeStates(network);
+  void afterResponse(() =>
+    Promise.all([
+      treeHeight === undefined ? undefined : trees.warm(extent.rangeSize, treeHeight).catch(() => {}),
+      next === undefined ? undefined : ranges.meta(next).catch(() => {}),
+    ]),
+  ).catch(() => {});
 }
