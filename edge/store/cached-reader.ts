@@ -98,6 +98,8 @@ export interface CachedReader extends ObjectReader {
 
 /** A fill not finished after this long is taken for dead (its request ended). */
 const FILL_GIVE_UP_MS = 30_000;
+/** Small objects kept while their puts land (metadata ≈ 60 KB, a tree-state object ≤ ≈ 0.5 MB). */
+const LANDING_ENTRIES = 32;
 
 export function createCachedReader(inner: ObjectReader, cache: Cache, policy: CachePolicy): CachedReader {
   const counters: CacheCounters = { hits: zero(), misses: zero(), bypassed: 0 };
@@ -106,6 +108,11 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
   // (proto/lru.ts). A fill whose request was cancelled never finishes: after FILL_GIVE_UP_MS
   // another miss fills again.
   const filling = new Map<string, number>();
+  // Small objects read whole whose put has not landed yet: later reads in this isolate are answered
+  // from these bytes (plain data, shareable across requests) instead of reading storage again — a
+  // cold GetTreeState reads its range's table, then a record of the same object, at once.
+  // Bounded like `filling`: a put whose request was cancelled never settles.
+  const landing = new Map<string, { bytes: Uint8Array; info: ObjectInfo; since: number }>();
   const cacheable = (key: string): CachedKind | undefined => {
     const kind = cachedKind(key);
     if (kind !== "data") return kind;
@@ -142,11 +149,16 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
     }
     // The answer is a view of `bytes`; the put gets its own copy (a Response body is consumed).
     const stored = bytes.slice() as Uint8Array<ArrayBuffer>;
+    landing.set(key, { bytes: stored, info, since: Date.now() });
+    if (landing.size > LANDING_ENTRIES) landing.delete(landing.keys().next().value!);
     await afterResponse(() =>
       cache
-        .put(url, new Response(stored, { headers: cacheHeaders(info) }))
+        .put(url, new Response(stored.slice(), { headers: cacheHeaders(info) }))
         .catch(() => {})
-        .finally(() => filling.delete(key)),
+        .finally(() => {
+          filling.delete(key);
+          landing.delete(key);
+        }),
     );
     return fromBytes(bytes, info, range);
   };
@@ -161,6 +173,14 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
       if (hit !== null) {
         counters.hits[kind]++;
         return hit;
+      }
+      const landed = landing.get(key);
+      if (landed !== undefined) {
+        if (Date.now() - landed.since < FILL_GIVE_UP_MS) {
+          counters.hits[kind]++;
+          return fromBytes(landed.bytes, landed.info, range);
+        }
+        landing.delete(key);
       }
       counters.misses[kind]++;
       const since = filling.get(key);
