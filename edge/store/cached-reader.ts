@@ -147,13 +147,14 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
       filling.delete(key);
       throw err;
     }
-    // The answer is a view of `bytes`; the put gets its own copy (a Response body is consumed).
+    // The answer is a view of `bytes`, the caller's; the put and later reads share one copy of
+    // their own (a Response made from bytes copies them: Fetch, "extract a body").
     const stored = bytes.slice() as Uint8Array<ArrayBuffer>;
     landing.set(key, { bytes: stored, info, since: Date.now() });
     if (landing.size > LANDING_ENTRIES) landing.delete(landing.keys().next().value!);
     await afterResponse(() =>
       cache
-        .put(url, new Response(stored.slice(), { headers: cacheHeaders(info) }))
+        .put(url, new Response(stored, { headers: cacheHeaders(info) }))
         .catch(() => {})
         .finally(() => {
           filling.delete(key);
