@@ -122,6 +122,31 @@ describe.skipIf(!hasChain)("HistoryDb", () => {
     expect(db.addressCount(1028410, 1028459)).toBe(new Set(rows.map((r) => hex(r.key))).size);
   });
 
+  it("streams a level from the first height (the table read in key order) as a sort of its rows would", () => {
+    const db = new HistoryDb(":memory:", { network: "testnet", rangeSize });
+    fill(db);
+    // The first 3 ranges of the 5 applied: rows above the span must be left out.
+    const from = ranges[0]![0]!.parsed.height;
+    const to = ranges[2]![rangeSize - 1]!.parsed.height;
+    const txids = [...db.txEntries(from, to)].map((e) => `${hex(e.wireTxid)} ${e.height} ${e.index}`);
+    const expected = sealed
+      .filter((b) => b.parsed.height <= to)
+      .flatMap((b) => b.parsed.txs.map((tx) => `${hex(tx.wireTxid)} ${b.parsed.height} ${tx.index}`))
+      .sort();
+    expect(txids).toEqual(expected);
+    const rows = [...db.addressRecords(from, to)];
+    const sortKey = (r: (typeof rows)[number]) =>
+      `${hex(r.key)}|${String(r.height).padStart(10, "0")}|${String(r.txIndex).padStart(6, "0")}|${r.kind}|${String(r.n).padStart(6, "0")}`;
+    const all = [...db.addressRecords(0, 2 ** 31)];
+    expect(all.some((r) => r.height > to)).toBe(true);
+    expect(rows.map(sortKey)).toEqual(
+      all
+        .filter((r) => r.height <= to)
+        .map(sortKey)
+        .sort(),
+    );
+  });
+
   it("rolls back to a height and re-applies to the same state", () => {
     const db = new HistoryDb(":memory:", { network: "testnet", rangeSize });
     fill(db);

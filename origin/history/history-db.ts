@@ -256,7 +256,7 @@ export class HistoryDb {
   /** Transaction index entries of heights `from..to`, sorted by txid (a level's order), streamed. */
   *txEntries(from: number, to: number): Generator<TxIndexEntry> {
     const st = this.#db.prepare(
-      "SELECT txid, height, idx, offset, length FROM txs WHERE height BETWEEN ? AND ? ORDER BY txid",
+      `SELECT txid, height, idx, offset, length FROM txs WHERE ${this.#heightTerm("txs", from)} ORDER BY txid`,
     );
     st.setReturnArrays(true);
     for (const r of st.iterate(from, to) as Iterable<[Uint8Array, number, number, number, number]>)
@@ -275,9 +275,24 @@ export class HistoryDb {
   /** Address records of heights `from..to` in a level's order (key, height, position, kind, index), streamed. */
   *addressRecords(from: number, to: number): Generator<AddressRow> {
     const st = this.#db.prepare(
-      `SELECT ${RECORD_COLUMNS} FROM records WHERE height BETWEEN ? AND ? ORDER BY ${RECORD_ORDER}`,
+      `SELECT ${RECORD_COLUMNS} FROM records WHERE ${this.#heightTerm("records", from)} ORDER BY ${RECORD_ORDER}`,
     );
     yield* rows(st, from, to);
+  }
+
+  /**
+   * The height condition of a level's scan from `from`. Both tables' keys are a level's order
+   * (txid; key, height, idx, kind, n). A span from the table's first height — the base level, every
+   * whole epoch, rewritten every 64th range — reads the table in key order and drops the rows above
+   * it (`+height` keeps SQLite off the height index): no sort, no key lookup per row. Any other
+   * span — the recent level, a few ranges of many — seeks by height and sorts. On a 30,000-block
+   * dev chain's database, the whole chain: 328 → 137 ms for 147,315 transactions, 127 → 69 ms for
+   * 45,122 records; its last 4,000 blocks (13 % of the rows) the scan was still faster, but at
+   * mainnet height a recent level is ≈ 1 % of the table.
+   */
+  #heightTerm(table: "txs" | "records", from: number): string {
+    const first = (this.#db.prepare(`SELECT min(height) AS h FROM ${table}`).get() as { h: number | null }).h;
+    return first !== null && from <= first ? "+height BETWEEN ? AND ?" : "height BETWEEN ? AND ?";
   }
 
   /** The records of some addresses above `height`, in a level's order (the origin's TailAddresses). */
