@@ -169,12 +169,7 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
     async get(key, range) {
       const kind = cacheable(key);
       if (kind === undefined) return inner.get(key, range);
-      const url = cacheUrlOf(key, policy.scope);
-      const hit = await match(cache, url, range);
-      if (hit !== null) {
-        counters.hits[kind]++;
-        return hit;
-      }
+      // Before the Cache API: while an object's put has not landed, a match there can only miss.
       const landed = landing.get(key);
       if (landed !== undefined) {
         if (Date.now() - landed.since < FILL_GIVE_UP_MS) {
@@ -182,6 +177,12 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
           return fromBytes(landed.bytes, landed.info, range);
         }
         landing.delete(key);
+      }
+      const url = cacheUrlOf(key, policy.scope);
+      const hit = await match(cache, url, range);
+      if (hit !== null) {
+        counters.hits[kind]++;
+        return hit;
       }
       counters.misses[kind]++;
       const since = filling.get(key);
