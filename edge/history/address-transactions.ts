@@ -43,10 +43,11 @@ interface RawRun {
 /**
  * GetTaddressTxids / GetTaddressTransactions: the request checked as the origin checks it, then
  * the transactions touching the address (received or spent) in [from, to], oldest first —
- * heights up to the sealed tip from storage, those above it from the origin's own answer for
- * [sealed tip + 1, to], opened before the first sealed transaction is sent (so an origin that is
+ * heights up to the last one the index levels cover (the sealed tip, unless they lag it while the
+ * origin catches up with its node) from storage, those above it from the origin's own answer for
+ * [indexed tip + 1, to], opened before the first stored transaction is sent (so an origin that is
  * down refuses the call whole). `proxy` answers calls the store cannot: no history, a start below
- * the store's first height or above its sealed tip, more reads than the budget.
+ * the store's first height or above the indexed tip, more reads than the budget.
  *
  * Reads: the address's directory shard in each level (cached per isolate), its records in each
  * level holding it (one ranged read each), then its transactions from the raw-block objects —
@@ -66,13 +67,13 @@ export async function* taddressTransactions(
     yield* proxy();
     return;
   }
-  const { sealedTip, runs, store } = sealed;
+  const { indexedTip, runs, store } = sealed;
   const tail =
-    to > sealedTip
+    to > indexedTip
       ? await openTailTransactions(
           d.tail,
           rpc,
-          { address, range: { start: { height: BigInt(sealedTip + 1) }, end: { height: BigInt(to) } } },
+          { address, range: { start: { height: BigInt(indexedTip + 1) }, end: { height: BigInt(to) } } },
           ctx,
         )
       : undefined;
@@ -86,22 +87,23 @@ async function sealedRuns(
   address: string,
   from: number,
   to: number,
-): Promise<{ sealedTip: number; rangeSize: number; runs: RawRun[]; store: HistoryStore } | undefined> {
+): Promise<{ indexedTip: number; rangeSize: number; runs: RawRun[]; store: HistoryStore } | undefined> {
   const head = await sealedHead(d);
   // Below its first height the store knows nothing a node knows (a store sealed from --from > 0).
-  if (head === undefined || from > head.tip.height || from < head.firstHeight) return undefined;
+  if (head === undefined || from < head.firstHeight) return undefined;
   const store = historyStore(d.s.reader);
   const plan = planAddresses(store, head, [addressKeyOfTaddress(address, d.network)]);
   const budget = d.s.config.maxHistoryReads;
-  if (plan === undefined || plan.reads > budget) return undefined;
+  if (plan === undefined || from > plan.indexedTip || plan.reads > budget) return undefined;
+  const { indexedTip } = plan;
   const found = await lookUpAddresses(store, plan);
   let reads = plan.reads + recordReads(found);
   if (reads > budget) return undefined;
   const [records] = await readRecords(store, found);
-  const runs = planRuns(transactionsIn(records!, from, Math.min(to, head.tip.height)), head.rangeSize);
+  const runs = planRuns(transactionsIn(records!, from, Math.min(to, indexedTip)), head.rangeSize);
   reads += runs.length;
   if (reads > budget) return undefined;
-  return { sealedTip: head.tip.height, rangeSize: head.rangeSize, runs, store };
+  return { indexedTip, rangeSize: head.rangeSize, runs, store };
 }
 
 /**

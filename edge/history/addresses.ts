@@ -8,6 +8,7 @@ import {
   findAddress,
   type HistoryIndexLevel,
   headHistoryLevels,
+  historyIndexedTip,
 } from "../../proto/history/index.ts";
 import { itemKey32 } from "../../proto/history/layout.ts";
 import { shardOf } from "../../proto/range/hash-index-layout.ts";
@@ -26,6 +27,11 @@ import type { HistoryStore } from "./store.ts";
 export interface AddressPlan {
   /** The address index's levels, base first (height order). */
   levels: HistoryIndexLevel[];
+  /**
+   * The last height the levels cover: the origin answers for the heights above it (the sealed
+   * tip, or below it while the origin's levels lag its head catching up with its node).
+   */
+  indexedTip: number;
   /** Address keys (21 bytes), in the caller's order. */
   keys: Uint8Array[];
   /** Each distinct directory the addresses fall in, by key. */
@@ -43,7 +49,8 @@ export function planAddresses(
   keys: Uint8Array[],
 ): AddressPlan | undefined {
   const levels = headHistoryLevels(head)?.map((l) => l.taddr);
-  if (levels === undefined) return undefined;
+  const indexedTip = historyIndexedTip(head);
+  if (levels === undefined || indexedTip === undefined) return undefined;
   const directories = new Map<string, { level: HistoryIndexLevel; shard: number }>();
   for (const key of keys)
     for (const level of levels) {
@@ -52,7 +59,7 @@ export function planAddresses(
     }
   let reads = 0;
   for (const key of directories.keys()) if (store.directories.peek(key) === undefined) reads++;
-  return { levels, keys, directories, reads };
+  return { levels, indexedTip, keys, directories, reads };
 }
 
 /** Per address (the plan's order), what each level holding it says of it, base first. */

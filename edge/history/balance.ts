@@ -10,8 +10,8 @@ import { historyStore } from "./store.ts";
 /**
  * GetTaddressBalance(Stream) of a checked, non-empty address list: per address the sum over the
  * levels holding it of received − spent (the directories alone: one read per distinct shard per
- * level, none once the isolate holds them), plus the origin's tail above the sealed tip
- * (History/TailAddresses, asked at the same time): + received − spent. Undefined when the store
+ * level, none once the isolate holds them), plus the origin's records above the heights the
+ * levels cover — the sealed tip once they cover every range (History/TailAddresses, asked at the same time): + received − spent. Undefined when the store
  * cannot answer (no history, more directory reads than the budget, an origin without History):
  * the caller asks the origin for the whole answer.
  */
@@ -31,7 +31,7 @@ export async function storedBalance(
   // at once — the directory reads queue behind it, not it behind them.
   const [tail, found] = await within(
     ctx,
-    Promise.all([tailRecords(d.tail, rpc, addresses, head.tip.height, ctx), lookUpAddresses(store, plan)]),
+    Promise.all([tailRecords(d.tail, rpc, addresses, plan.indexedTip, ctx), lookUpAddresses(store, plan)]),
   );
   if (tail === undefined) return undefined;
   let zat = 0n;

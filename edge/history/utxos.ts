@@ -46,7 +46,7 @@ export async function storedUtxos(
   // at once — the directory reads queue behind it, not it behind them.
   const [tail, found] = await within(
     ctx,
-    Promise.all([tailRecords(d.tail, rpc, addresses, head.tip.height, ctx), lookUpAddresses(store, plan)]),
+    Promise.all([tailRecords(d.tail, rpc, addresses, plan.indexedTip, ctx), lookUpAddresses(store, plan)]),
   );
   if (tail === undefined || plan.reads + recordReads(found) > budget) return undefined;
   const sealed = await within(ctx, readRecords(store, found));

@@ -22,7 +22,7 @@ export interface HistoryCatchUpOptions {
 
 /**
  * Brings the history database to exactly the head's ranges before sealing resumes, so every head
- * the sealer writes names history that covers all its ranges:
+ * the sealer writes names history of all its ranges:
  * - ranges the database holds beyond the head (a crash after applying, before the head; a head cut
  *   back by bootstrap) are rolled back, and a database of another chain is emptied;
  * - ranges the head names and the database lacks are applied from the store's raw-block objects
@@ -91,7 +91,8 @@ export async function catchUpHistory(o: HistoryCatchUpOptions): Promise<HeadObje
     if ((index - fromIndex) % 100 === 99) o.log.info({ index, lastIndex }, "history: applying sealed ranges");
   }
   if (head.history !== undefined) {
-    o.writer.baseStored(head.rangeCount);
+    // Levels that lag the head (a sync stopped while catching up) are the sealer's to extend.
+    o.writer.stored(head);
     return head;
   }
   for (const obj of o.writer.levelObjects(head.rangeCount)) await putImmutable(o.store, obj.key, obj.bytes);
@@ -101,7 +102,7 @@ export async function catchUpHistory(o: HistoryCatchUpOptions): Promise<HeadObje
     updatedAt: new Date().toISOString(),
   };
   await o.store.put(headKey(head.network), encodeHead(next), { contentType: "application/json" });
-  o.writer.baseStored(head.rangeCount);
+  o.writer.stored(next);
   o.log.info({ ranges: head.rangeCount }, "history: index levels written for the sealed ranges");
   return next;
 }

@@ -11,6 +11,7 @@ import {
   addressRecords,
   addressRecordsKey,
   headHistoryLevels,
+  historyIndexedTip,
   lookupTx,
   rawBlocksKey,
   txIndexShardKey,
@@ -20,6 +21,7 @@ import {
   bundleKey,
   DEFAULT_BUNDLE_RANGES,
   decodeHead,
+  encodeHead,
   type HeadObject,
   headKey,
   lookupSealedHash,
@@ -241,6 +243,94 @@ describe.skipIf(!hasChain)("node-free history, sealed by the indexer (testnet 10
         )
         .sort(),
     ).toEqual(inTail);
+  }, 120_000);
+
+  it("names index levels that lag its heads while catching up, the origin answering above them; an idle refresh extends levels a head left behind", async () => {
+    const dev = await corpusNode();
+    const dirStore = createDirectoryStore(dir("store"));
+    const heads: HeadObject[] = [];
+    const store: BlobStore = {
+      ...dirStore,
+      put: async (key, body, opts) => {
+        await dirStore.put(key, body, opts);
+        if (key === headKey("testnet")) heads.push(decodeHead(body as Uint8Array));
+      },
+    };
+    const dataDir = dir("data");
+    const t = await sync(dev, store, dataDir, true);
+    // 20 ranges, the node's final height 1028600 (its tip − the seal depth): every head but the
+    // last is written with a whole range more final (catching up), so it rewrites the levels only
+    // once they lack max(an epoch of 8, the ranges they cover); the last one (following) always.
+    expect(heads.length).toBeGreaterThan(4);
+    let previous = 0;
+    heads.forEach((h, k) => {
+      const covered = h.history!.rangeCount!;
+      expect(h.history!.version).toBe(2);
+      const due = k === heads.length - 1 || h.rangeCount - previous >= Math.max(EPOCH, previous);
+      expect(covered).toBe(due ? h.rangeCount : previous);
+      previous = covered;
+    });
+    const final = heads[heads.length - 1]!;
+    expect(final.rangeCount).toBe(20);
+    expect(final.history!.rangeCount).toBe(20);
+
+    // A head whose levels lag it: the store's levels up to its indexed tip, the origin's records
+    // above it (TailAddresses), together every record through the origin's tip.
+    const lagging = heads.findLast(
+      (h) => h.history!.rangeCount! > 0 && h.history!.rangeCount! < h.rangeCount,
+    )!;
+    expect(lagging).toBeDefined();
+    const indexedTip = historyIndexedTip(lagging)!;
+    expect(indexedTip).toBe(FROM + lagging.history!.rangeCount! * RANGE - 1);
+    expect(lagging.tip!.height).toBeGreaterThan(indexedTip);
+    const source = { read: (key: string, span?: { offset: number; length: number }) => store.get(key, span) };
+    const expected = corpusHistory(TO);
+    const keys = [...new Set(expected.records.map((r) => r.split(" ")[0]!))];
+    const got: string[] = [];
+    for (const key of keys) {
+      const where = await addressDirectoryEntries(source, lagging, Buffer.from(key, "hex"));
+      if (!where.indexed) throw new Error("no history");
+      for (const r of await addressRecords(source, where.found)) {
+        expect(r.height).toBeLessThanOrEqual(indexedTip);
+        got.push(
+          `${toHex(r.addressKey)} ${r.kind} ${r.height} ${r.txIndex} ${r.index} ${r.value}` +
+            (r.spent ? ` ${r.spent.height}/${r.spent.txIndex}/${r.spent.index}` : ""),
+        );
+      }
+    }
+    const above = await t.indexer.history!.tailAddresses(
+      keys.map((k) => Buffer.from(k, "hex")),
+      indexedTip,
+    );
+    for (const r of above.records)
+      got.push(
+        `${toHex(r.key)} ${r.kind} ${r.height} ${r.txIndex} ${r.n} ${r.value}` +
+          (r.kind === 1 ? ` ${r.outHeight}/${r.outTxIndex}/${r.outN}` : ""),
+      );
+    expect(got.sort()).toEqual(expected.records);
+    // A transaction sealed above the levels is not in them (a reader asks the origin); one below is.
+    const below = expected.txs.find((tx) => tx.height <= indexedTip)!;
+    const over = expected.txs.find((tx) => tx.height > indexedTip && tx.height <= lagging.tip!.height)!;
+    expect(await lookupTx(source, lagging, Buffer.from(below.txid, "hex"))).toMatchObject({
+      found: { height: below.height },
+    });
+    expect(await lookupTx(source, lagging, Buffer.from(over.txid, "hex"))).toEqual({
+      indexed: true,
+      found: undefined,
+    });
+    await t.stop();
+
+    // A sync stopped with its levels behind its head (here: every range sealed, those levels): the
+    // next start has nothing to seal, and its idle refresh writes the levels before it is synced.
+    await dirStore.put(headKey("testnet"), encodeHead({ ...final, history: lagging.history }), {
+      contentType: "application/json",
+    });
+    heads.length = 0;
+    await sync(dev, store, dataDir, true);
+    const refreshed = await headOf(store);
+    expect(refreshed.rangeCount).toBe(20);
+    expect(refreshed.history).toEqual(final.history);
+    expect(heads.map((h) => h.history!.rangeCount)).toEqual([20]);
   }, 120_000);
 
   it("rebuilds a lost history database from the store, and backfills a store sealed without history, byte for byte", async () => {

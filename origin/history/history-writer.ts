@@ -5,8 +5,9 @@ import {
   encodeTxEntry,
   encodeTxIndexLevel,
   encodeTxTable,
+  HEAD_HISTORY_VERSION,
   type HeadHistory,
-  HISTORY_VERSION,
+  historyCoveredRanges,
   type LevelObject,
   RECEIVED,
   rawBlocksKey,
@@ -17,10 +18,12 @@ import {
 } from "../../proto/history/index.ts";
 import type { CodecOptions } from "../../proto/range/encode.ts";
 import { headLevelSpans } from "../../proto/range/hash-index-layout.ts";
+import type { HeadObject } from "../../proto/range/head.ts";
 import type { LevelSpan } from "../../proto/range/keys.ts";
 import type { Body } from "../store/index.ts";
 import type { BlockHistory } from "./block-history.ts";
 import type { AddressRow, HistoryDb } from "./history-db.ts";
+import { levelsDue } from "./level-schedule.ts";
 
 /** An object a range's sealing writes: its key and bytes (one buffer or parts). */
 export interface SealedObject {
@@ -67,17 +70,21 @@ export interface HistoryWriterOptions {
 /**
  * The writer's side of node-free history (proto/range-format.md §Node-free history, Writing): each
  * sealed range's raw-block object and transaction table, and the transaction and address index
- * levels each head names — read out of the history database sorted, one shard at a time, so a
- * level of millions of entries never sits in memory. Ranges are applied to the database in order
- * as they start sealing; levels are built when a head is about to be written.
+ * levels heads name — read out of the history database sorted, one shard at a time, so a level of
+ * millions of entries never sits in memory. Ranges are applied to the database in order as they
+ * start sealing; levels are built when a head that rewrites them is about to be written
+ * (level-schedule.ts: every head while following the node, now and then while catching up).
  */
 export class HistoryWriter {
   readonly #o: HistoryWriterOptions;
   /** Last range index of the base level known to be in the store (-1: none). */
   #storedBase = -1;
+  /** The `history` field of the levels the store holds (the newest head's). */
+  #stored: HeadHistory;
 
   constructor(o: HistoryWriterOptions) {
     this.#o = o;
+    this.#stored = { version: HEAD_HISTORY_VERSION, epochRanges: o.epochRanges, rangeCount: 0, levels: [] };
   }
 
   /**
@@ -102,7 +109,30 @@ export class HistoryWriter {
     ];
   }
 
-  /** The levels a head of `rangeCount` ranges names (base first). */
+  /** Ranges the levels in the store cover, from the first. */
+  get coveredRanges(): number {
+    return this.#stored.rangeCount!;
+  }
+
+  /**
+   * The `history` field of a head that does not rewrite the levels: the store's levels, which may
+   * cover fewer ranges than it names.
+   */
+  get storedField(): HeadHistory {
+    return this.#stored;
+  }
+
+  /** Whether a head of `rangeCount` ranges rewrites the levels (level-schedule.ts). */
+  levelsDue(rangeCount: number, catchingUp: boolean): boolean {
+    return levelsDue({
+      covered: this.coveredRanges,
+      rangeCount,
+      epochRanges: this.#o.epochRanges,
+      catchingUp,
+    });
+  }
+
+  /** The levels covering `rangeCount` ranges (base first). */
   spans(rangeCount: number): LevelSpan[] {
     const { network, rangeSize, firstIndex, epochRanges } = this.#o;
     return headLevelSpans(
@@ -111,11 +141,12 @@ export class HistoryWriter {
     );
   }
 
-  /** The head's `history` field for `rangeCount` ranges: each level's counts, from the database. */
+  /** The `history` field of levels covering `rangeCount` ranges: each level's counts, from the database. */
   headField(rangeCount: number): HeadHistory {
     return {
-      version: HISTORY_VERSION,
+      version: HEAD_HISTORY_VERSION,
       epochRanges: this.#o.epochRanges,
+      rangeCount,
       levels: this.spans(rangeCount).map((span) => {
         const { low, high } = heights(span);
         return { transactions: this.#o.db.txCount(low, high), addresses: this.#o.db.addressCount(low, high) };
@@ -124,8 +155,8 @@ export class HistoryWriter {
   }
 
   /**
-   * The index objects a head of `rangeCount` ranges names and the store may lack: the base level
-   * until `baseStored` says it is there, the recent level every time. Streamed: put each before
+   * The index objects of levels covering `rangeCount` ranges that the store may lack: the base
+   * level unless the store's is the same, the recent level every time. Streamed: put each before
    * taking the next.
    */
   *levelObjects(rangeCount: number): Generator<LevelObject> {
@@ -147,9 +178,16 @@ export class HistoryWriter {
     }
   }
 
-  /** Says the base level of a head of `rangeCount` ranges is in the store (put, or named by a head read). */
-  baseStored(rangeCount: number): void {
-    const base = this.spans(rangeCount).find((span) => this.#isBase(span));
+  /**
+   * Says the store holds the levels `head` names (it was written, or read at start): later heads
+   * name them until levels are rewritten. A version-1 field (levels of every range) becomes the
+   * version-2 field of as many ranges, so a later head with more ranges does not claim them.
+   */
+  stored(head: HeadObject): void {
+    const covered = historyCoveredRanges(head);
+    if (covered === undefined || head.history === undefined) return;
+    this.#stored = { ...head.history, version: HEAD_HISTORY_VERSION, rangeCount: covered };
+    const base = this.spans(covered).find((span) => this.#isBase(span));
     if (base !== undefined) this.#storedBase = base.lastIndex;
   }
 

@@ -1,5 +1,6 @@
 import { displayHex, equalBytes } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
+import { historyCoveredRanges } from "../../proto/history/layout.ts";
 import {
   blockInfo,
   bundlesWithin,
@@ -145,8 +146,13 @@ export async function bootstrapFromStore(options: BootstrapOptions): Promise<Boo
     kept > 0 && last
       ? { height: last.ends.lastHeight, displayHash: displayHex(last.ends.lastWireHash), time: last.lastTime }
       : null;
+  const { history, ...rest } = head;
+  const covered = historyCoveredRanges(head);
   const cut: HeadObject = {
-    ...head,
+    ...rest,
+    // History levels of ranges the cut drops name what is no longer sealed: without them the
+    // history catch-up writes levels of the kept ranges (origin/history/catch-up.ts).
+    ...(history !== undefined && (covered === undefined || covered <= kept) ? { history } : {}),
     rangeCount: tip ? kept : 0,
     tip,
     updatedAt: new Date().toISOString(),

@@ -24,5 +24,6 @@ export function deferredSealer(head: HeadObject | null, ready: Promise<Sealer>):
     flush: () => (sealer ? sealer.flush() : Promise.resolve()),
     refreshHead: (maxAgeMs) => (sealer ? sealer.refreshHead(maxAgeMs) : Promise.resolve()),
     bundlesBehind: () => sealer?.bundlesBehind() ?? false,
+    levelsBehind: () => sealer?.levelsBehind() ?? false,
   };
 }

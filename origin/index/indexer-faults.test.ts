@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { rangeKeys } from "../../proto/range/index.ts";
+import { decodeHead, headKey, rangeKeys } from "../../proto/range/index.ts";
 import { metricValue, testIndexer } from "../../test/support/test-indexer.ts";
 import { startAdminServer } from "../admin/server.ts";
 import { createDevNode, type DevNode } from "../devnode/index.ts";
@@ -89,52 +89,61 @@ describe("bootstrap from an existing store", () => {
     expect((await auditStore(second.store, "regtest", 10)).ranges).toBe(13);
   });
 
-  it("reports a range that disagrees with its node and rebuilds just that range onward", async () => {
-    const dev = await devNode(100, "ours");
-    const other = await devNode(100, "someone-else");
-    const storeDir = dir("store");
-    const otherDir = dir("other-store");
-    for (const [node, store] of [
-      [dev, storeDir],
-      [other, otherDir],
-    ] as const) {
-      const t = testIndexer(node.url, { storeDir: store, dataDir: dir("data") });
+  it.each([
+    ["", false],
+    [" (with history: the cut head names no levels of the ranges it drops)", true],
+  ])(
+    "reports a range that disagrees with its node and rebuilds just that range onward%s",
+    async (_, history) => {
+      const dev = await devNode(100, "ours");
+      const other = await devNode(100, "someone-else");
+      const storeDir = dir("store");
+      const otherDir = dir("other-store");
+      for (const [node, store] of [
+        [dev, storeDir],
+        [other, otherDir],
+      ] as const) {
+        const t = testIndexer(node.url, { storeDir: store, dataDir: dir("data"), history });
+        await t.indexer.start();
+        await t.indexer.synced();
+        await t.stop();
+      }
+      // Range 5 (heights 50–59) of the store now holds another chain's objects.
+      const store = createDirectoryStore(storeDir);
+      const foreign = createDirectoryStore(otherDir);
+      const keys = rangeKeys("regtest", 10, 5);
+      for (const key of [keys.meta, ...Object.values(keys.data)])
+        await store.put(key, (await foreign.get(key))!);
+      const t = testIndexer(dev.url, { storeDir, dataDir: dir("probe"), history });
+      cleanups.push(() => t.stop());
+      const errors: object[] = [];
+      const log = { info: () => {}, error: (obj: object) => errors.push(obj) };
+      const sealed = createSealedReader(store, "regtest", 10);
+      const result = await bootstrapFromStore({
+        store,
+        chain: t.node,
+        sealed,
+        network: "regtest",
+        rangeSize: 10,
+        concurrency: 4,
+        log,
+      });
+      expect(result.mismatches).toEqual([5]);
+      expect(errors).toEqual([expect.objectContaining({ mismatches: [5] })]);
+      expect(result.head?.tip?.height).toBe(49);
+      // Levels of all 9 ranges cannot stand for 5; no history then, and the catch-up writes 5's.
+      expect(result.head?.history).toBeUndefined();
       await t.indexer.start();
       await t.indexer.synced();
-      await t.stop();
-    }
-    // Range 5 (heights 50–59) of the store now holds another chain's objects.
-    const store = createDirectoryStore(storeDir);
-    const foreign = createDirectoryStore(otherDir);
-    const keys = rangeKeys("regtest", 10, 5);
-    for (const key of [keys.meta, ...Object.values(keys.data)])
-      await store.put(key, (await foreign.get(key))!);
-    const t = testIndexer(dev.url, { storeDir, dataDir: dir("probe") });
-    cleanups.push(() => t.stop());
-    const errors: object[] = [];
-    const log = { info: () => {}, error: (obj: object) => errors.push(obj) };
-    const sealed = createSealedReader(store, "regtest", 10);
-    const result = await bootstrapFromStore({
-      store,
-      chain: t.node,
-      sealed,
-      network: "regtest",
-      rangeSize: 10,
-      concurrency: 4,
-      log,
-    });
-    expect(result.mismatches).toEqual([5]);
-    expect(errors).toEqual([expect.objectContaining({ mismatches: [5] })]);
-    expect(result.head?.tip?.height).toBe(49);
-    await t.indexer.start();
-    await t.indexer.synced();
-    const audit = await auditStore(store, "regtest", 10);
-    expect(audit.ranges).toBe(9);
-    expect(audit.head?.tip?.displayHash).toBe(dev.chain.hashAt(89));
-    // The cut head named a hash index of the 5 kept ranges; the rebuilt one, of all 9.
-    expect(result.head?.hashIndex).toBeDefined();
-    expect(audit.hashIndex?.entries).toBe(90);
-    // Rebuilt from range 5 on: 50..99 fetched again, 0..49 adopted.
-    expect(await metricValue(t.registry, "lightedge_index_blocks_total")).toBe(50);
-  });
+      const audit = await auditStore(store, "regtest", 10);
+      expect(audit.ranges).toBe(9);
+      expect(audit.head?.tip?.displayHash).toBe(dev.chain.hashAt(89));
+      // The cut head named a hash index of the 5 kept ranges; the rebuilt one, of all 9.
+      expect(result.head?.hashIndex).toBeDefined();
+      expect(audit.hashIndex?.entries).toBe(90);
+      if (history) expect(decodeHead((await store.get(headKey("regtest")))!).history?.rangeCount).toBe(9);
+      // Rebuilt from range 5 on: 50..99 fetched again, 0..49 adopted.
+      expect(await metricValue(t.registry, "lightedge_index_blocks_total")).toBe(50);
+    },
+  );
 });

@@ -595,8 +595,13 @@ class NodeIndexer implements Indexer {
         if (outcome === "idle") {
           await s.sealer.flush();
           await s.sealer.refreshHead(HEAD_REFRESH_MS);
-          // Synced once bundles are caught up too: the idle refresh writes a batch per poll.
-          if (this.#nextRangeWaits(s) && !this.#historyPending && !s.sealer.bundlesBehind())
+          // Synced once bundles and history levels are caught up too: the idle refresh writes them.
+          if (
+            this.#nextRangeWaits(s) &&
+            !this.#historyPending &&
+            !s.sealer.bundlesBehind() &&
+            !s.sealer.levelsBehind()
+          )
             this.#synced.resolve();
         }
         if (outcome !== "progress") await sleep(o.pollMs, signal);

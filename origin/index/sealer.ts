@@ -1,5 +1,6 @@
 import { displayHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
+import type { HeadHistory } from "../../proto/history/layout.ts";
 import {
   blockHashEntries,
   DEFAULT_BUNDLE_RANGES,
@@ -89,6 +90,11 @@ export interface Sealer {
   refreshHead(maxAgeMs: number): Promise<void>;
   /** Whether bundles of sealed ranges are still to be written (refreshHead writes them). */
   bundlesBehind(): boolean;
+  /**
+   * Whether the history index levels cover fewer ranges than the head (written while catching up;
+   * the next head while following, or refreshHead, extends them).
+   */
+  levelsBehind(): boolean;
 }
 
 /**
@@ -129,6 +135,8 @@ export function createSealer(options: SealerOptions): Sealer {
   let nextIndex =
     (head ? head.firstHeight + head.rangeCount * options.rangeSize : firstHeight) / options.rangeSize;
   let headChain: Promise<void> = Promise.resolve();
+  /** The highest height sealReady was told is final: how far the node is ahead of the heads. */
+  let finalHeight = -1;
   const inFlight = new Set<Promise<void>>();
   const uploadBudget = options.uploadBudgetBytes ?? DEFAULT_UPLOAD_BUDGET_BYTES;
   let inFlightBytes = 0;
@@ -226,8 +234,14 @@ export function createSealer(options: SealerOptions): Sealer {
     hashIndex.baseStored();
     const rangeCount = index + 1 - firstHeight / options.rangeSize;
     const writer = options.history?.writer;
-    // Streamed out of the history database a shard at a time: each is put before the next is built.
-    if (writer) for (const o of writer.levelObjects(rangeCount)) await put(o.key, o.bytes, true);
+    // A whole range past this head is final already: a sync, not following (level-schedule.ts).
+    const catchingUp = finalHeight >= last.height + options.rangeSize;
+    const history =
+      writer === undefined
+        ? undefined
+        : writer.levelsDue(rangeCount, catchingUp)
+          ? await writeLevels(writer, rangeCount)
+          : writer.storedField;
     await writeBundles(index + 1);
     const next: HeadObject = {
       format: "lightedge-head",
@@ -240,14 +254,23 @@ export function createSealer(options: SealerOptions): Sealer {
       updatedAt: new Date().toISOString(),
       lightdInfo: await lightdInfo(),
       hashIndex: hashIndex.headField,
-      ...(writer ? { history: writer.headField(rangeCount) } : {}),
+      ...(history ? { history } : {}),
       ...(bundles ? { bundles: bundles.field } : {}),
     };
     await writeHead(next);
-    writer?.baseStored(rangeCount);
+    writer?.stored(next);
     options.onSealed(next);
     // In the head chain: no index object of a later head is being written while it deletes.
     await options.sweeper?.afterHead(next);
+  };
+
+  /**
+   * The index levels covering `rangeCount` ranges, put — streamed out of the history database a
+   * shard at a time, each put before the next is built — and the `history` field naming them.
+   */
+  const writeLevels = async (writer: HistoryWriter, rangeCount: number): Promise<HeadHistory> => {
+    for (const o of writer.levelObjects(rangeCount)) await put(o.key, o.bytes, true);
+    return writer.headField(rangeCount);
   };
 
   const writeHead = async (next: HeadObject) => {
@@ -291,7 +314,8 @@ export function createSealer(options: SealerOptions): Sealer {
 
   return {
     head: () => head,
-    async sealReady(tail, finalHeight) {
+    async sealReady(tail, final) {
+      finalHeight = Math.max(finalHeight, final);
       for (;;) {
         const { first, last } = rangeBounds(nextIndex, options.rangeSize);
         if (
@@ -318,15 +342,22 @@ export function createSealer(options: SealerOptions): Sealer {
       if (head === null || inFlight.size > 0) return;
       const current = head;
       const behind = !bundlesStopped && bundles?.behind(headEnd(current)) === true;
-      if (!behind && Date.now() - headWrittenAt < maxAgeMs) return;
+      const writer = options.history?.writer;
+      const levelsBehind = writer !== undefined && writer.coveredRanges < current.rangeCount;
+      if (!behind && !levelsBehind && Date.now() - headWrittenAt < maxAgeMs) return;
       headChain = headChain.then(async () => {
         if (behind) await writeBundles(headEnd(current));
+        // Levels a sync left behind the head (it stopped, or its last head was written before
+        // the node's tip was reached): nothing else would extend them until the next range.
+        const history = levelsBehind ? await writeLevels(writer, current.rangeCount) : current.history;
         await writeHead({
           ...current,
           updatedAt: new Date().toISOString(),
           lightdInfo: await lightdInfo(),
+          ...(history ? { history } : {}),
           ...(bundles ? { bundles: bundles.field } : {}),
         });
+        if (levelsBehind) writer.stored(head!);
         // A store following the tip writes a head per range (≈ a day on mainnet): the idle
         // refresh is when most levels' grace runs out.
         await options.sweeper?.afterHead(head!);
@@ -334,6 +365,10 @@ export function createSealer(options: SealerOptions): Sealer {
       await headChain;
     },
     bundlesBehind: () => !bundlesStopped && head !== null && bundles?.behind(headEnd(head)) === true,
+    levelsBehind: () =>
+      head !== null &&
+      options.history !== undefined &&
+      options.history.writer.coveredRanges < head.rangeCount,
     async flush() {
       await headChain.catch(() => {});
       if (failure) throw failure.error;

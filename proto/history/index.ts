@@ -13,12 +13,15 @@ export {
 export { addressDirectoryKey, addressRecordsKey, rawBlocksKey, txIndexShardKey, txTableKey } from "./keys.ts";
 export {
   addressIndexLevel,
+  HEAD_HISTORY_VERSION,
   type HeadHistory,
   type HeadHistoryLevel,
   HISTORY_VERSION,
   type HistoryIndexLevel,
   type HistoryLevel,
   headHistoryLevels,
+  historyCoveredRanges,
+  historyIndexedTip,
   isHeadHistory,
   TADDR_SHARD_TARGET,
   TXID_SHARD_TARGET,

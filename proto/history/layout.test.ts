@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { displayHex } from "../bytes.ts";
 import { decodeHead, encodeHead, type HeadObject } from "../range/index.ts";
 import { syntheticWireHash } from "../range/testing.ts";
-import { headHistoryLevels, taddrShardBits, txidShardBits } from "./index.ts";
+import { headHistoryLevels, historyIndexedTip, taddrShardBits, txidShardBits } from "./index.ts";
 
 const head: HeadObject = {
   format: "lightedge-head",
@@ -54,9 +54,34 @@ describe("the head's history field", () => {
   it("is absent, or of a version this reader does not know: no history", () => {
     const { history: _, ...bare } = head;
     expect(headHistoryLevels(bare)).toBeUndefined();
-    const future = { ...head, history: { version: 2 } as unknown as HeadObject["history"] };
+    const future = { ...head, history: { version: 3 } as unknown as HeadObject["history"] };
     expect(headHistoryLevels(future)).toBeUndefined();
-    expect(decodeHead(encodeHead(future)).history).toEqual({ version: 2 });
+    expect(historyIndexedTip(future)).toBeUndefined();
+    expect(decodeHead(encodeHead(future)).history).toEqual({ version: 3 });
+  });
+
+  it("covers every range at version 1, and the first rangeCount ranges at version 2", () => {
+    expect(historyIndexedTip(head)).toBe(79);
+    // Three of the head's five ranges: one whole epoch (ranges 3–4) and a recent level (5).
+    const lagging: HeadObject = {
+      ...head,
+      history: { version: 2, epochRanges: 2, rangeCount: 3, levels: head.history!.levels },
+    };
+    expect(decodeHead(encodeHead(lagging))).toEqual(lagging);
+    expect(headHistoryLevels(lagging)!.map((l) => [l.txid.firstIndex, l.txid.lastIndex, l.taddr.lastIndex])).toEqual(
+      [
+        [3, 4, 4],
+        [5, 5, 5],
+      ],
+    );
+    expect(historyIndexedTip(lagging)).toBe(59);
+    // No range covered yet: no levels, the origin answers from the first height.
+    const none: HeadObject = { ...head, history: { version: 2, epochRanges: 2, rangeCount: 0, levels: [] } };
+    expect(headHistoryLevels(decodeHead(encodeHead(none)))).toEqual([]);
+    expect(historyIndexedTip(none)).toBe(29);
+    const all: HeadObject = { ...head, history: { ...head.history!, version: 2, rangeCount: 5 } };
+    expect(headHistoryLevels(all)).toEqual(headHistoryLevels(head));
+    expect(historyIndexedTip(all)).toBe(79);
   });
 
   it("round-trips through the head's JSON", () => {
@@ -79,6 +104,14 @@ describe("the head's history field", () => {
     ).toThrow(/bad history/);
     expect(() => decodeHead(bad({ ...h, levels: [h.levels[0], null] }))).toThrow(/bad history/);
     expect(() => decodeHead(bad("yes"))).toThrow(/bad history/);
+    // Version 2: levels of 0 … rangeCount ranges, one entry per level those ranges make.
+    const v2 = { ...h, version: 2, rangeCount: 3 };
+    expect(decodeHead(bad(v2)).history).toEqual(v2);
+    expect(() => decodeHead(bad({ ...v2, rangeCount: 6 }))).toThrow(/bad history/);
+    expect(() => decodeHead(bad({ ...v2, rangeCount: -1 }))).toThrow(/bad history/);
+    expect(() => decodeHead(bad({ ...v2, rangeCount: undefined }))).toThrow(/bad history/);
+    expect(() => decodeHead(bad({ ...v2, rangeCount: 2 }))).toThrow(/bad history/);
+    expect(() => decodeHead(bad({ ...v2, rangeCount: 4, levels: h.levels.slice(0, 1) }))).not.toThrow();
   });
 });
 

@@ -16,8 +16,16 @@ export function itemKey32(bytes: Uint8Array, at = 0): number {
   return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
 }
 
-/** Version of the history objects and of the head's `history` field. */
+/** Version of the history objects (their headers), and of a head's `history` field as first written. */
 export const HISTORY_VERSION = 1;
+
+/**
+ * Version of the head's `history` field that writers write: 2 adds `rangeCount`, so the index
+ * levels may cover fewer ranges than the head while a writer catches up with its node
+ * (proto/range-format.md §Node-free history, Which exist). Readers read 1 and 2; a reader that
+ * knows only 1 ignores a 2 (no history) and asks a node, never reading levels for the wrong ranges.
+ */
+export const HEAD_HISTORY_VERSION = 2;
 
 /** A transaction index level is cut so that a shard holds at most this many entries on average. */
 export const TXID_SHARD_TARGET = 1024;
@@ -37,6 +45,12 @@ export interface HeadHistory {
   version: number;
   /** Ranges per epoch: the levels are the hash index's (§Hash index, Levels) with this epoch. */
   epochRanges: number;
+  /**
+   * Version 2: the index levels cover the head's first `rangeCount` ranges (0 … the head's own
+   * count); the raw-block objects and transaction tables still exist for every range. Version 1
+   * has no such field: its levels cover every range of the head.
+   */
+  rangeCount?: number;
   /** One per level the head names, base first. */
   levels: HeadHistoryLevel[];
 }
@@ -82,34 +96,67 @@ export function addressIndexLevel(span: LevelSpan, addresses: number): HistoryIn
   return indexLevel(span, addresses, taddrShardBits(addresses));
 }
 
+const knownVersion = (version: number) => version === HISTORY_VERSION || version === HEAD_HISTORY_VERSION;
+
+/** The ranges a known `history` field's index levels cover: version 1 all of the head's. */
+function coveredRanges(history: HeadHistory, head: HeadRanges): number {
+  return history.version === HISTORY_VERSION ? head.rangeCount : history.rangeCount!;
+}
+
+/**
+ * How many of the head's ranges, from its first, its history index levels cover; undefined when
+ * it names no history this reader knows.
+ */
+export function historyCoveredRanges(head: HeadObject): number | undefined {
+  const history = head.history;
+  return history === undefined || !knownVersion(history.version) ? undefined : coveredRanges(history, head);
+}
+
 /**
  * The levels a head names, computed from the head alone as the hash index's are (base, then
- * recent). Undefined when the head has no history (written before it existed, or still being
- * backfilled) or one of a version this reader does not know: the reader then asks a node.
+ * recent) over the ranges its levels cover. Undefined when the head has no history (written
+ * before it existed, or still being backfilled) or one of a version this reader does not know:
+ * the reader then asks a node.
  */
 export function headHistoryLevels(head: HeadObject): HistoryLevel[] | undefined {
   const history = head.history;
-  if (history === undefined || history.version !== HISTORY_VERSION) return undefined;
-  return headLevelSpans(head, history.epochRanges).map((span, k) => ({
+  if (history === undefined || !knownVersion(history.version)) return undefined;
+  const covered = { ...head, rangeCount: coveredRanges(history, head) };
+  return headLevelSpans(covered, history.epochRanges).map((span, k) => ({
     txid: txIndexLevel(span, history.levels[k]!.transactions),
     taddr: addressIndexLevel(span, history.levels[k]!.addresses),
   }));
+}
+
+/**
+ * The last height the head's index levels cover (its first height − 1 when they cover no range):
+ * above it a reader asks the origin (§Node-free history, "The tail"). Undefined when the head names no history this reader knows.
+ */
+export function historyIndexedTip(head: HeadObject): number | undefined {
+  const covered = historyCoveredRanges(head);
+  // Sealed ranges are whole: with every range covered this is the sealed tip.
+  return covered === undefined ? undefined : head.firstHeight + covered * head.rangeSize - 1;
 }
 
 type HeadRanges = Pick<HeadObject, "network" | "rangeSize" | "firstHeight" | "rangeCount">;
 
 /**
  * Validates the head's `history` field (proto/range/head.ts calls it when the field is present):
- * any version ≥ 1 passes (a reader ignores versions it does not know); version 1 needs an epoch
- * size and one level entry per level the head names, each with at least one transaction per block
- * (every block has a coinbase).
+ * any version ≥ 1 passes (a reader ignores versions it does not know); versions 1 and 2 need an
+ * epoch size and one level entry per level the covered ranges make, each with at least one
+ * transaction per block (every block has a coinbase); version 2 a `rangeCount` of 0 … the head's.
  */
 export function isHeadHistory(value: unknown, head: HeadRanges): value is HeadHistory {
   const v = value as HeadHistory;
   if (typeof v !== "object" || v === null || !Number.isInteger(v.version) || v.version < 1) return false;
-  if (v.version !== HISTORY_VERSION) return true;
+  if (!knownVersion(v.version)) return true;
   if (!Number.isInteger(v.epochRanges) || v.epochRanges < 1 || v.epochRanges > 65_536) return false;
-  const spans = headLevelSpans(head, v.epochRanges);
+  if (
+    v.version === HEAD_HISTORY_VERSION &&
+    (!Number.isInteger(v.rangeCount) || v.rangeCount! < 0 || v.rangeCount! > head.rangeCount)
+  )
+    return false;
+  const spans = headLevelSpans({ ...head, rangeCount: coveredRanges(v, head) }, v.epochRanges);
   return (
     Array.isArray(v.levels) &&
     v.levels.length === spans.length &&

@@ -236,8 +236,9 @@ export type TxLookup = { indexed: false } | { indexed: true; found: TxLocation |
 
 /**
  * The sealed transaction with this txid (wire order): one shard read per level, in parallel, at
- * most two. `found` undefined means no sealed block holds it (the levels cover every sealed
- * range); `indexed: false` that the head names no history (ask a node).
+ * most two. `found` undefined means no block the levels cover holds it (every sealed range, unless
+ * they lag the head while its writer catches up: the caller asks the origin either way);
+ * `indexed: false` that the head names no history (ask a node).
  */
 export async function lookupTx(
   src: TxIndexSource,
