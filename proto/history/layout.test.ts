@@ -68,12 +68,12 @@ describe("the head's history field", () => {
       history: { version: 2, epochRanges: 2, rangeCount: 3, levels: head.history!.levels },
     };
     expect(decodeHead(encodeHead(lagging))).toEqual(lagging);
-    expect(headHistoryLevels(lagging)!.map((l) => [l.txid.firstIndex, l.txid.lastIndex, l.taddr.lastIndex])).toEqual(
-      [
-        [3, 4, 4],
-        [5, 5, 5],
-      ],
-    );
+    expect(
+      headHistoryLevels(lagging)!.map((l) => [l.txid.firstIndex, l.txid.lastIndex, l.taddr.lastIndex]),
+    ).toEqual([
+      [3, 4, 4],
+      [5, 5, 5],
+    ]);
     expect(historyIndexedTip(lagging)).toBe(59);
     // No range covered yet: no levels, the origin answers from the first height.
     const none: HeadObject = { ...head, history: { version: 2, epochRanges: 2, rangeCount: 0, levels: [] } };
