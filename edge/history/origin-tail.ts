@@ -43,7 +43,9 @@ export function asCallOf(rpc: string, err: unknown): unknown {
 /**
  * The address records of `addresses` at heights above `above` through the origin's tip, in a
  * level's order (address, height, position, kind, index). Undefined when the origin does not serve
- * History (an origin without node-free history): the caller asks the origin for the whole answer.
+ * History (an origin without node-free history) or says they are too many (ResourceExhausted: its
+ * cap, origin/index/indexer.ts TAIL_RECORDS_MAX — a busy address above levels that lag the head):
+ * the caller asks the origin for the whole answer.
  */
 export async function tailRecords(
   tail: OriginTail,
@@ -58,7 +60,11 @@ export async function tailRecords(
     const reply = await tail.history.tailAddresses({ addresses, aboveHeight: BigInt(above) }, callOpts(ctx));
     records = reply.records;
   } catch (err) {
-    if (err instanceof ConnectError && err.code === Code.Unimplemented) return undefined;
+    if (
+      err instanceof ConnectError &&
+      (err.code === Code.Unimplemented || err.code === Code.ResourceExhausted)
+    )
+      return undefined;
     throw pastDeadline(ctx) ?? asCallOf(rpc, err);
   }
   if (records.length % RECORD_BYTES !== 0)

@@ -36,7 +36,8 @@ import { createChainView, type IndexView } from "./view.ts";
 export interface IndexHistory {
   /**
    * The records of `keys` at heights above `above` through the served tip: sealed ones from the
-   * history database, the tail's computed from its blocks. Unavailable while nothing is served.
+   * history database, the tail's computed from its blocks. Unavailable while nothing is served;
+   * too-large past `tailRecordsMax` records.
    */
   tailAddresses(keys: readonly Uint8Array[], above: number): Promise<{ tip: TipInfo; records: AddressRow[] }>;
 }
@@ -79,7 +80,18 @@ export interface IndexerOptions {
   supersededGraceMs?: number;
   /** Ranges per bundle (proto/range/bundles.ts; default DEFAULT_BUNDLE_RANGES); 0: none. */
   bundleRanges?: number;
+  /** Records one TailAddresses answer may hold, at most (default TAIL_RECORDS_MAX). */
+  tailRecordsMax?: number;
 }
+
+/**
+ * What one TailAddresses answer may hold: 200,000 records, ≈ 21 MB on the wire and ≈ 60 MB of rows
+ * while it is built. Above the edge's sealed tip that is days of a busy address's activity; above
+ * index levels that lag the head while the origin catches up (origin/history/level-schedule.ts) it
+ * can be a busy address's whole history — millions of records at mainnet height, which would take
+ * the origin past its memory. The edge then asks the origin for the whole answer (the node's).
+ */
+export const TAIL_RECORDS_MAX = 200_000;
 
 export interface IndexerStatus {
   /**
@@ -268,7 +280,19 @@ class NodeIndexer implements Indexer {
     const applied = db.applied()?.height ?? -1;
     // Sealed heights (the database holds every range applied, heads written or not), then the
     // tail above them: every block above the database's last is still in the tail.
-    const sealed = above < applied ? [...db.recordsAbove(keys, above)] : [];
+    const max = this.#o.tailRecordsMax ?? TAIL_RECORDS_MAX;
+    const tooMany = () =>
+      new LightedgeError(
+        "too-large",
+        "index.history",
+        `TailAddresses: more than ${max} address records above height ${above}`,
+      );
+    const sealed: AddressRow[] = [];
+    if (above < applied)
+      for (const row of db.recordsAbove(keys, above)) {
+        if (sealed.length === max) throw tooMany();
+        sealed.push(row);
+      }
     const tail: IndexedBlock[] = [];
     for (let h = Math.max(above, applied) + 1; h <= tip.height; h++) {
       const block = this.#tail.get(h);
@@ -288,6 +312,7 @@ class NodeIndexer implements Indexer {
       keys,
       (txid, n) => db.output(txid, n),
     );
+    if (sealed.length + fromTail.length > max) throw tooMany();
     return { tip, records: mergeRows(sealed, fromTail) };
   }
 

@@ -116,6 +116,7 @@ const indexer = testIndexer(devUrl, {
   fromHeight: spec.corpus?.from ?? 0,
   hashIndexEpochRanges: spec.epochRanges,
   history: true,
+  tailRecordsMax: spec.tailRecordsMax,
 });
 await indexer.indexer.start();
 await indexer.indexer.synced();

@@ -22,6 +22,8 @@ export interface HistoryChainSpec {
   rangeSize: number;
   sealDepth: number;
   epochRanges: number;
+  /** The origin's TailAddresses cap (origin/index/indexer.ts TAIL_RECORDS_MAX unless set). */
+  tailRecordsMax?: number;
 }
 
 /** The chains the edge tests use, by name. */
@@ -49,6 +51,16 @@ export const HISTORY_CHAINS: Record<string, HistoryChainSpec> = {
     rangeSize: 10,
     sealDepth: 15,
     epochRanges: 4,
+  },
+  // The mainnet corpus again, its origin answering TailAddresses with at most 20 records: the
+  // edge asks it for the whole answer past that (edge/history/lagging-levels.test.ts).
+  capped: {
+    network: "mainnet",
+    corpus: { from: 663150, to: 663250, mined: 30 },
+    rangeSize: 10,
+    sealDepth: 20,
+    epochRanges: 4,
+    tailRecordsMax: 20,
   },
   // Its own chain for reorgs in the tail, so no other test file sees the chain change under it.
   reorg: {
