@@ -130,7 +130,8 @@ export function headHistoryLevels(head: HeadObject): HistoryLevel[] | undefined 
 
 /**
  * The last height the head's index levels cover (its first height − 1 when they cover no range):
- * above it a reader asks the origin (§Node-free history, "The tail"). Undefined when the head names no history this reader knows.
+ * above it a reader asks the origin (§Node-free history, "The tail"). Undefined when the head
+ * names no history this reader knows.
  */
 export function historyIndexedTip(head: HeadObject): number | undefined {
   const covered = historyCoveredRanges(head);
