@@ -10,10 +10,11 @@ import { historyStore } from "./store.ts";
 /**
  * GetTaddressBalance(Stream) of a checked, non-empty address list: per address the sum over the
  * levels holding it of received − spent (the directories alone: one read per distinct shard per
- * level, none once the isolate holds them), plus the origin's records above the heights the
- * levels cover — the sealed tip once they cover every range (History/TailAddresses, asked at the same time): + received − spent. Undefined when the store
- * cannot answer (no history, more directory reads than the budget, an origin without History):
- * the caller asks the origin for the whole answer.
+ * level, none once the isolate holds them), plus the origin's records above the last height the
+ * levels cover — the sealed tip once they cover every range (History/TailAddresses, asked at the
+ * same time): + received − spent. Undefined when the store cannot answer (no history, more
+ * directory reads than the budget, an origin without History): the caller asks the origin for
+ * the whole answer.
  */
 export async function storedBalance(
   d: HistoryDeps,

@@ -77,8 +77,6 @@ export interface HistoryWriterOptions {
  */
 export class HistoryWriter {
   readonly #o: HistoryWriterOptions;
-  /** Last range index of the base level known to be in the store (-1: none). */
-  #storedBase = -1;
   /** The `history` field of the levels the store holds (the newest head's). */
   #stored: HeadHistory;
 
@@ -163,8 +161,10 @@ export class HistoryWriter {
     const { db, codec } = this.#o;
     const spans = this.spans(rangeCount);
     const field = this.headField(rangeCount);
+    // The store's base level: the one its levels' head names.
+    const storedBase = this.spans(this.coveredRanges).find((span) => this.#isBase(span))?.lastIndex;
     for (const [k, span] of spans.entries()) {
-      if (this.#isBase(span) && span.lastIndex === this.#storedBase) continue;
+      if (this.#isBase(span) && span.lastIndex === storedBase) continue;
       const { low, high } = heights(span);
       const counts = field.levels[k]!;
       const txs = txIndexLevel(span, counts.transactions);
@@ -187,8 +187,6 @@ export class HistoryWriter {
     const covered = historyCoveredRanges(head);
     if (covered === undefined || head.history === undefined) return;
     this.#stored = { ...head.history, version: HEAD_HISTORY_VERSION, rangeCount: covered };
-    const base = this.spans(covered).find((span) => this.#isBase(span));
-    if (base !== undefined) this.#storedBase = base.lastIndex;
   }
 
   /** The base level covers whole epochs from the first range; a recent level is never a whole epoch. */

@@ -181,6 +181,9 @@ export function createSealer(options: SealerOptions): Sealer {
       options.onStoreError(err);
     }
   };
+  /** Whether the history index levels cover fewer ranges than `h` (written while catching up). */
+  const levelsLag = (h: HeadObject) =>
+    options.history !== undefined && options.history.writer.coveredRanges < h.rangeCount;
   /** Range index past the head's last range. */
   const headEnd = (h: HeadObject) => lastRangeIndex(h) + 1;
 
@@ -343,13 +346,13 @@ export function createSealer(options: SealerOptions): Sealer {
       const current = head;
       const behind = !bundlesStopped && bundles?.behind(headEnd(current)) === true;
       const writer = options.history?.writer;
-      const levelsBehind = writer !== undefined && writer.coveredRanges < current.rangeCount;
+      const levelsBehind = levelsLag(current);
       if (!behind && !levelsBehind && Date.now() - headWrittenAt < maxAgeMs) return;
       headChain = headChain.then(async () => {
         if (behind) await writeBundles(headEnd(current));
         // Levels a sync left behind the head (it stopped, or its last head was written before
         // the node's tip was reached): nothing else would extend them until the next range.
-        const history = levelsBehind ? await writeLevels(writer, current.rangeCount) : current.history;
+        const history = levelsBehind ? await writeLevels(writer!, current.rangeCount) : current.history;
         await writeHead({
           ...current,
           updatedAt: new Date().toISOString(),
@@ -357,7 +360,7 @@ export function createSealer(options: SealerOptions): Sealer {
           ...(history ? { history } : {}),
           ...(bundles ? { bundles: bundles.field } : {}),
         });
-        if (levelsBehind) writer.stored(head!);
+        if (levelsBehind) writer!.stored(head!);
         // A store following the tip writes a head per range (≈ a day on mainnet): the idle
         // refresh is when most levels' grace runs out.
         await options.sweeper?.afterHead(head!);
@@ -365,10 +368,7 @@ export function createSealer(options: SealerOptions): Sealer {
       await headChain;
     },
     bundlesBehind: () => !bundlesStopped && head !== null && bundles?.behind(headEnd(head)) === true,
-    levelsBehind: () =>
-      head !== null &&
-      options.history !== undefined &&
-      options.history.writer.coveredRanges < head.rangeCount,
+    levelsBehind: () => head !== null && levelsLag(head),
     async flush() {
       await headChain.catch(() => {});
       if (failure) throw failure.error;
