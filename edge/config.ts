@@ -1,7 +1,7 @@
 import { LightedgeError } from "../proto/errors.ts";
 import { DEFAULT_SUBREQUEST_BUDGET, maxRangesFor } from "./blocks/plan.ts";
 import type { Env } from "./env.ts";
-import { maxHistoryReadsFor } from "./history/budget.ts";
+import { DEFAULT_MAX_HISTORY_RECORDS, maxHistoryReadsFor } from "./history/budget.ts";
 
 /** The worker's configuration, read once per env object into a frozen value. */
 export interface EdgeConfig {
@@ -22,6 +22,8 @@ export interface EdgeConfig {
   maxRangesPerRequest: number;
   /** Most storage reads one history call may make before it is proxied whole, from SUBREQUEST_BUDGET. */
   maxHistoryReads: number;
+  /** Most address records one history call may hold before it is proxied whole, from MAX_HISTORY_RECORDS. */
+  maxHistoryRecords: number;
   /** Newest ranges whose data objects the Cache API holds; null: the Cache API layer is off. */
   cacheHotRanges: number | null;
 }
@@ -61,8 +63,21 @@ function parseConfig(env: Env): EdgeConfig {
     rateLimitPeriodSeconds: env.RATE_LIMIT_PERIOD_SECONDS === "10" ? 10 : 60,
     maxRangesPerRequest: maxRangesFor(budget),
     maxHistoryReads: maxHistoryReadsFor(budget),
+    maxHistoryRecords: parseCount(
+      "MAX_HISTORY_RECORDS",
+      env.MAX_HISTORY_RECORDS,
+      DEFAULT_MAX_HISTORY_RECORDS,
+    ),
     cacheHotRanges: parseHotRanges(env.CACHE_HOT_RANGES),
   });
+}
+
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new LightedgeError("internal", "edge.config", `${name}: not a positive count: ${value}`);
+  return n;
 }
 
 function parseHotRanges(value: string | undefined): number | null {

@@ -44,6 +44,11 @@ export interface Env {
   RATE_LIMIT_PERIOD_SECONDS?: string;
   /** The Worker's subrequest limit per request (`[limits] subrequests`); caps ranges per request. */
   SUBREQUEST_BUDGET?: string;
+  /**
+   * Address records one transparent-address call may hold in the isolate's memory before it is
+   * proxied whole to the origin (default 50,000: edge/history/budget.ts).
+   */
+  MAX_HISTORY_RECORDS?: string;
 
   // ── caching ──
   /** Seconds the head object is cached in the isolate (then refreshed in the background for up to as long again). */

@@ -8,7 +8,7 @@ import {
 } from "../../proto/index.ts";
 import { rangeIndexOf } from "../../proto/range/index.ts";
 import { checkTaddressQuery } from "../../proto/wire/limits.ts";
-import { lookUpAddresses, planAddresses, readRecords, recordReads } from "./addresses.ts";
+import { lookUpAddresses, planAddresses, readRecords, recordReads, storedRecordCount } from "./addresses.ts";
 import { type HistoryDeps, sealedHead, within } from "./deps.ts";
 import { READS_IN_FLIGHT } from "./limited.ts";
 import { openTailTransactions } from "./origin-tail.ts";
@@ -47,7 +47,7 @@ interface RawRun {
  * origin catches up with its node) from storage, those above it from the origin's own answer for
  * [indexed tip + 1, to], opened before the first stored transaction is sent (so an origin that is
  * down refuses the call whole). `proxy` answers calls the store cannot: no history, a start below
- * the store's first height or above the indexed tip, more reads than the budget.
+ * the store's first height or above the indexed tip, more reads or records than the budget.
  *
  * Reads: the address's directory shard in each level (cached per isolate), its records in each
  * level holding it (one ranged read each), then its transactions from the raw-block objects —
@@ -98,7 +98,7 @@ async function sealedRuns(
   const { indexedTip } = plan;
   const found = await lookUpAddresses(store, plan);
   let reads = plan.reads + recordReads(found);
-  if (reads > budget) return undefined;
+  if (reads > budget || storedRecordCount(found) > d.s.config.maxHistoryRecords) return undefined;
   const [records] = await readRecords(store, found);
   const runs = planRuns(transactionsIn(records!, from, Math.min(to, indexedTip)), head.rangeSize);
   reads += runs.length;

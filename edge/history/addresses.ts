@@ -92,6 +92,17 @@ export function recordReads(found: readonly AddressInLevel[][]): number {
 }
 
 /**
+ * Records reading `found` would hold: each level's directory entry counts its address's (the read
+ * checks the count), so a call over its record limit (edge/history/budget.ts) is known before
+ * any is read.
+ */
+export function storedRecordCount(found: readonly AddressInLevel[][]): number {
+  let records = 0;
+  for (const levels of found) for (const { entry } of levels) records += entry.recordCount;
+  return records;
+}
+
+/**
  * Per address, its records in every level holding it, in the stored order (height, position,
  * kind, index): one ranged read per address and level, each checked against its directory entry,
  * READS_IN_FLIGHT at a time.

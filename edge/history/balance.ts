@@ -13,8 +13,8 @@ import { historyStore } from "./store.ts";
  * level, none once the isolate holds them), plus the origin's records above the last height the
  * levels cover — the sealed tip once they cover every range (History/TailAddresses, asked at the
  * same time): + received − spent. Undefined when the store cannot answer (no history, more
- * directory reads than the budget, an origin without History): the caller asks the origin for
- * the whole answer.
+ * directory reads than the budget, more records above the levels than the isolate may hold, an
+ * origin without History): the caller asks the origin for the whole answer.
  */
 export async function storedBalance(
   d: HistoryDeps,
@@ -32,7 +32,10 @@ export async function storedBalance(
   // at once — the directory reads queue behind it, not it behind them.
   const [tail, found] = await within(
     ctx,
-    Promise.all([tailRecords(d.tail, rpc, addresses, plan.indexedTip, ctx), lookUpAddresses(store, plan)]),
+    Promise.all([
+      tailRecords(d.tail, rpc, addresses, plan.indexedTip, d.s.config.maxHistoryRecords, ctx),
+      lookUpAddresses(store, plan),
+    ]),
   );
   if (tail === undefined) return undefined;
   let zat = 0n;

@@ -18,3 +18,15 @@ import { maxRangesFor } from "../blocks/plan.ts";
 export function maxHistoryReadsFor(budget: number): number {
   return maxRangesFor(budget);
 }
+
+/**
+ * Address records one history call may hold (MAX_HISTORY_RECORDS unless set): the stored records of
+ * its addresses (counted from their directory entries before any is read) plus the origin's above
+ * the levels (History/TailAddresses is asked for at most this many). Past it the call is proxied
+ * whole to the origin, whose node answers it. Why a count: a record decoded in the isolate weighs
+ * ≈ 670 bytes of heap beside its 104 stored bytes (measured: 200,000 decoded under V8, 2026-12-07),
+ * and a Worker has 128 MB for every request it is running — the busiest mainnet addresses (pool
+ * payouts, exchanges) have millions of records, which would end the isolate, not the call. 50,000
+ * is ≈ 39 MB at most per call.
+ */
+export const DEFAULT_MAX_HISTORY_RECORDS = 50_000;

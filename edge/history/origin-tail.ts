@@ -42,22 +42,28 @@ export function asCallOf(rpc: string, err: unknown): unknown {
 
 /**
  * The address records of `addresses` at heights above `above` through the origin's tip, in a
- * level's order (address, height, position, kind, index). Undefined when the origin does not serve
- * History (an origin without node-free history) or says they are too many (ResourceExhausted: its
- * cap, origin/index/indexer.ts TAIL_RECORDS_MAX — a busy address above levels that lag the head):
- * the caller asks the origin for the whole answer.
+ * level's order (address, height, position, kind, index), at most `maxRecords` of them. Undefined
+ * when the origin does not serve History (an origin without node-free history) or they are more
+ * (ResourceExhausted: the limit asked, or the origin's own cap, origin/index/indexer.ts
+ * TAIL_RECORDS_MAX — a busy address above levels that lag the head; an origin that predates the
+ * limit answers them all, and they are counted before any is decoded): the caller asks the origin
+ * for the whole answer.
  */
 export async function tailRecords(
   tail: OriginTail,
   rpc: string,
   addresses: string[],
   above: number,
+  maxRecords: number,
   ctx: HandlerContext,
 ): Promise<AddressRecord[] | undefined> {
   if (tail.history === undefined) throw noOrigin(rpc, tail.network);
   let records: Uint8Array;
   try {
-    const reply = await tail.history.tailAddresses({ addresses, aboveHeight: BigInt(above) }, callOpts(ctx));
+    const reply = await tail.history.tailAddresses(
+      { addresses, aboveHeight: BigInt(above), maxRecords },
+      callOpts(ctx),
+    );
     records = reply.records;
   } catch (err) {
     if (
@@ -73,6 +79,7 @@ export async function tailRecords(
       "edge.history",
       `TailAddresses: ${records.length} bytes of records`,
     );
+  if (records.length / RECORD_BYTES > maxRecords) return undefined;
   const out: AddressRecord[] = [];
   for (let at = 0; at < records.length; at += RECORD_BYTES) out.push(decodeAddressRecord(records, at));
   return out;

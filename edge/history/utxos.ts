@@ -11,7 +11,7 @@ import {
   taddressOfKey,
 } from "../../proto/history/index.ts";
 import { type GetAddressUtxosReply, GetAddressUtxosReplySchema } from "../../proto/index.ts";
-import { lookUpAddresses, planAddresses, readRecords, recordReads } from "./addresses.ts";
+import { lookUpAddresses, planAddresses, readRecords, recordReads, storedRecordCount } from "./addresses.ts";
 import { type HistoryDeps, sealedHead, within } from "./deps.ts";
 import { tailRecords } from "./origin-tail.ts";
 import { historyStore } from "./store.ts";
@@ -25,7 +25,8 @@ const at = (p: OutputPosition) => `${p.height}/${p.txIndex}/${p.index}`;
  * index) across all the addresses, then height ≥ startHeight, then at most maxEntries (0: all), as
  * the origin filters the node's answer. Reads: the directories (one per distinct shard per level),
  * then one ranged read of records per address and level holding it; the tail asked meanwhile.
- * Undefined when the store cannot answer within the budget: the caller asks the origin.
+ * Undefined when the store cannot answer within the budget — its reads, or the records the isolate
+ * may hold (edge/history/budget.ts), counted before any is read: the caller asks the origin.
  */
 export async function storedUtxos(
   d: HistoryDeps,
@@ -41,14 +42,19 @@ export async function storedUtxos(
   const keys = addresses.map((a) => addressKeyOfTaddress(a, d.network));
   const plan = planAddresses(store, head, keys);
   const budget = d.s.config.maxHistoryReads;
+  const maxRecords = d.s.config.maxHistoryRecords;
   if (plan === undefined || plan.reads > budget) return undefined;
   // The origin first: its call has a 1 s deadline for headers, and a Worker opens six connections
   // at once — the directory reads queue behind it, not it behind them.
   const [tail, found] = await within(
     ctx,
-    Promise.all([tailRecords(d.tail, rpc, addresses, plan.indexedTip, ctx), lookUpAddresses(store, plan)]),
+    Promise.all([
+      tailRecords(d.tail, rpc, addresses, plan.indexedTip, maxRecords, ctx),
+      lookUpAddresses(store, plan),
+    ]),
   );
   if (tail === undefined || plan.reads + recordReads(found) > budget) return undefined;
+  if (tail.length + storedRecordCount(found) > maxRecords) return undefined;
   const sealed = await within(ctx, readRecords(store, found));
   const byKey = new Map(keys.map((key, i) => [toHex(key), i]));
   const tailOf = keys.map((): AddressRecord[] => []);

@@ -243,6 +243,21 @@ describe.skipIf(!hasChain)("node-free history, sealed by the indexer (testnet 10
         )
         .sort(),
     ).toEqual(inTail);
+    // The caller's limit (the edge asks for what its isolate may hold): as many records as there
+    // are pass, one fewer is too many.
+    const n = tail.records.length;
+    expect(n).toBeGreaterThan(1);
+    const limited = (max: number) =>
+      t.indexer.history!.tailAddresses(
+        keys.map((k) => Buffer.from(k, "hex")),
+        sealedTip,
+        max,
+      );
+    expect((await limited(n)).records).toEqual(tail.records);
+    await expect(limited(n - 1)).rejects.toMatchObject({
+      kind: "too-large",
+      message: `TailAddresses: more than ${n - 1} address records above height ${sealedTip}`,
+    });
   }, 120_000);
 
   it("names index levels that lag its heads while catching up, the origin answering above them; an idle refresh extends levels a head left behind", async () => {

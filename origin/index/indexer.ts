@@ -37,9 +37,14 @@ export interface IndexHistory {
   /**
    * The records of `keys` at heights above `above` through the served tip: sealed ones from the
    * history database, the tail's computed from its blocks. Unavailable while nothing is served;
-   * too-large past `tailRecordsMax` records.
+   * too-large past `maxRecords` records (the caller's limit) or past `tailRecordsMax`, whichever is
+   * fewer.
    */
-  tailAddresses(keys: readonly Uint8Array[], above: number): Promise<{ tip: TipInfo; records: AddressRow[] }>;
+  tailAddresses(
+    keys: readonly Uint8Array[],
+    above: number,
+    maxRecords?: number,
+  ): Promise<{ tip: TipInfo; records: AddressRow[] }>;
 }
 
 /** The head's node info (GetLightdInfo with the origin down) is refreshed this often while idle. */
@@ -204,7 +209,9 @@ class NodeIndexer implements Indexer {
         rangeSize: o.rangeSize,
       });
       this.#rawSpool = new RawSpool(join(o.dataDir, "raw-spool"), o.rangeSize);
-      this.history = { tailAddresses: (keys, above) => this.#tailAddresses(keys, above) };
+      this.history = {
+        tailAddresses: (keys, above, maxRecords) => this.#tailAddresses(keys, above, maxRecords),
+      };
     }
     const head = () => this.#follow?.sealer.head() ?? this.#head;
     this.view = createChainView({
@@ -264,7 +271,7 @@ class NodeIndexer implements Indexer {
     this.#phase = "stopped";
   }
 
-  async #tailAddresses(keys: readonly Uint8Array[], above: number) {
+  async #tailAddresses(keys: readonly Uint8Array[], above: number, maxRecords?: number) {
     const db = this.#historyDb!;
     const tip = this.view.lastBlock();
     if (tip === undefined || this.#follow === undefined)
@@ -280,7 +287,7 @@ class NodeIndexer implements Indexer {
     const applied = db.applied()?.height ?? -1;
     // Sealed heights (the database holds every range applied, heads written or not), then the
     // tail above them: every block above the database's last is still in the tail.
-    const max = this.#o.tailRecordsMax ?? TAIL_RECORDS_MAX;
+    const max = Math.min(maxRecords ?? Infinity, this.#o.tailRecordsMax ?? TAIL_RECORDS_MAX);
     const tooMany = () =>
       new LightedgeError(
         "too-large",

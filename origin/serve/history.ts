@@ -20,7 +20,8 @@ export function historyService(history: IndexHistory, network: string): ServiceI
       const addresses = checkAddresses(rpc, req.addresses, network);
       const above = heightOf(rpc, req.aboveHeight, "aboveHeight");
       const keys = addresses.map((a) => addressKeyOfTaddress(a, network));
-      const { tip, records } = await history.tailAddresses(keys, above);
+      // 0 (unset, as an edge that predates the field sends it): the origin's own cap alone.
+      const { tip, records } = await history.tailAddresses(keys, above, req.maxRecords || undefined);
       if (tip.height < above)
         throw new LightedgeError(
           "unavailable",

@@ -31,6 +31,14 @@ export declare type TailAddressesRequest = Message<"lightedge.history.v1.TailAdd
    * @generated from field: uint64 aboveHeight = 2;
    */
   aboveHeight: bigint;
+
+  /**
+   * At most this many records: past it the answer is ResourceExhausted, as past the origin's own
+   * cap (0: that cap alone). The edge asks for what it can hold in a Worker's memory.
+   *
+   * @generated from field: uint32 maxRecords = 3;
+   */
+  maxRecords: number;
 };
 
 /**

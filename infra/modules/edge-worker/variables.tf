@@ -231,6 +231,17 @@ variable "subrequest_budget" {
   description = "The Worker's subrequest limit per request, bound as SUBREQUEST_BUDGET: a block range may read floor((budget - 16) / 3) sealed ranges. Raise the Worker's own limit to match (wrangler.toml [limits] subrequests, or the dashboard); the default 10,000 caps a request at 3,328 ranges."
 }
 
+variable "max_history_records" {
+  type        = number
+  default     = 50000
+  description = "Address records one transparent-address call may hold in the Worker's memory (about 670 bytes each decoded), bound as MAX_HISTORY_RECORDS; a call over it is proxied whole to the origin."
+
+  validation {
+    condition     = var.max_history_records >= 1 && floor(var.max_history_records) == var.max_history_records
+    error_message = "max_history_records is a whole number of at least 1."
+  }
+}
+
 variable "cache_hot_ranges" {
   description = "Newest sealed ranges whose data objects the Cache API holds whole; metadata and tree states are always cached; \"off\" disables the layer (CACHE_HOT_RANGES)."
   type        = string
