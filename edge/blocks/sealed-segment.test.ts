@@ -1,11 +1,12 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { concatBytes } from "../../proto/bytes.ts";
 import { ChainCheck } from "../../proto/range/chain-link.ts";
 import { decodeHead, headEndsLevels, headKey, rangeKeys } from "../../proto/range/index.ts";
 import { createR2Reader } from "../store/r2-reader.ts";
 import { createRangeReaders } from "../store/range-store.ts";
 import { type EdgeFixture, fixture, seedBucket } from "../testing/fixture.ts";
-import { checkSealedRun, startSealedRead } from "./sealed-segment.ts";
+import { checkSealedRun, piecesOf, startSealedRead } from "./sealed-segment.ts";
 
 const f = fixture as EdgeFixture;
 const bucket = (env as unknown as { BLOCKS: R2Bucket }).BLOCKS;
@@ -60,5 +61,19 @@ describe.skipIf(fixture === null)("whole sealed ranges read from a cold isolate"
       rangeKeys("testnet", 10, 102841).meta,
       rangeKeys("testnet", 10, 102841).data.shielded,
     ]);
+  });
+});
+
+describe("piecesOf (a descending range's frames, sent in pieces)", () => {
+  const frame = (n: number, fill: number) => new Uint8Array(n).fill(fill);
+
+  it("groups consecutive frames into pieces of at most the limit, a larger frame alone, bytes unchanged", () => {
+    const frames = [frame(3, 1), frame(4, 2), frame(2, 3), frame(9, 4), frame(1, 5), frame(5, 6)];
+    const pieces = [...piecesOf(frames, 7)];
+    expect(pieces.map((p) => p.length)).toEqual([7, 2, 9, 6]);
+    expect(concatBytes(pieces)).toEqual(concatBytes(frames));
+    expect([...piecesOf(frames, 100)]).toEqual([concatBytes(frames)]);
+    expect([...piecesOf(frames, 1)].map((p) => p.length)).toEqual(frames.map((f) => f.length));
+    expect([...piecesOf([], 7)]).toEqual([]);
   });
 });
