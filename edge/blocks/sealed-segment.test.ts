@@ -76,4 +76,21 @@ describe("piecesOf (a descending range's frames, sent in pieces)", () => {
     expect([...piecesOf(frames, 1)].map((p) => p.length)).toEqual(frames.map((f) => f.length));
     expect([...piecesOf([], 7)]).toEqual([]);
   });
+
+  it("makes each piece from the frames it needs, as it is asked for", () => {
+    let made = 0;
+    const frames = (function* () {
+      for (let i = 0; i < 10; i++) {
+        made++;
+        yield frame(4, i);
+      }
+    })();
+    const pieces = piecesOf(frames, 8);
+    expect(made).toBe(0);
+    expect(pieces.next().value).toEqual(concatBytes([frame(4, 0), frame(4, 1)]));
+    // The third frame was made to learn that the first piece was full; no more.
+    expect(made).toBe(3);
+    expect([...pieces].length).toBe(4);
+    expect(made).toBe(10);
+  });
 });

@@ -65,9 +65,9 @@ export async function writeSealedSegment(
   // A native pipe runs to the segment's end (see ResponseSink.pipe): the deadline is checked
   // between segments, so a stream ends at most one range object after it.
   if (isWhole(read) || (source.project === undefined && from <= to)) return sink.pipe(read.body);
-  // Copied out in pieces, each sent before the next is made: the range's bytes plus one piece
-  // in memory, not two copies of the range (a 2022–23 spam-era range is ≈ 42 MB shielded, and a
-  // Worker has 128 MB for every request it runs).
+  // Descending or re-projected: copied out in pieces, each sent before the next is made (and its
+  // frames re-projected), so the range's bytes plus one piece are in memory, not two copies of the
+  // range (a 2022–23 spam-era range is ≈ 42 MB shielded; a Worker has 128 MB for every request).
   for (const piece of piecesOf(await sealedFrames(read, from, to, source, signal), SEND_PIECE_BYTES))
     await sink.write(piece);
 }
@@ -77,21 +77,22 @@ export const SEND_PIECE_BYTES = 1024 * 1024;
 
 /**
  * The frames, in order, as consecutive pieces of at most `maxBytes` each (a frame larger alone):
- * each piece made as it is asked for, so only the one being sent exists.
+ * each piece made as it is asked for, from frames made as they are asked for, so only the piece
+ * being sent exists beside the stored bytes.
  */
-export function* piecesOf(frames: readonly Uint8Array[], maxBytes: number): Generator<Uint8Array> {
-  let first = 0;
+export function* piecesOf(frames: Iterable<Uint8Array>, maxBytes: number): Generator<Uint8Array> {
+  let held: Uint8Array[] = [];
   let bytes = 0;
-  for (let i = 0; i < frames.length; i++) {
-    const length = frames[i]!.length;
-    if (i > first && bytes + length > maxBytes) {
-      yield concatBytes(frames.slice(first, i));
-      first = i;
+  for (const frame of frames) {
+    if (held.length > 0 && bytes + frame.length > maxBytes) {
+      yield concatBytes(held);
+      held = [];
       bytes = 0;
     }
-    bytes += length;
+    held.push(frame);
+    bytes += frame.length;
   }
-  if (first < frames.length) yield concatBytes(frames.slice(first));
+  if (held.length > 0) yield concatBytes(held);
 }
 
 /** Continuity of a sealed run `from..to` (sending order) with what was sent before, from its metadata. */
@@ -105,8 +106,9 @@ export function checkSealedRun(check: ChainCheck, read: SealedRead, from: number
 }
 
 /**
- * The frames of a read in sending order, each re-projected when the source says so. JavaScript
- * touches every byte here: descending ranges, pool sets nobody stores, JSON clients.
+ * The frames of a read in sending order, each re-projected when the source says so, made as they
+ * are iterated (a re-projected spam-era range is tens of MB). JavaScript touches every byte here:
+ * descending ranges, pool sets nobody stores, JSON clients.
  */
 export async function sealedFrames(
   read: SealedRead,
@@ -114,7 +116,7 @@ export async function sealedFrames(
   to: number,
   source: RangeSource,
   signal?: AbortSignal,
-): Promise<Uint8Array[]> {
+): Promise<Iterable<Uint8Array>> {
   if (isWhole(read))
     throw new LightedgeError("internal", "edge.sealed", "a whole-range read has no frame table");
   const { meta, span } = read;
@@ -126,14 +128,14 @@ export async function sealedFrames(
       `range ${meta.index}: short read (${bytes.length} of ${span.length} bytes)`,
     );
   }
-  const frames: Uint8Array[] = [];
-  const step = from <= to ? 1 : -1;
-  for (let h = from; h !== to + step; h += step) {
-    const f = frameSpan(meta, source.projection, h);
-    const frame = bytes.subarray(f.offset - span.offset, f.offset - span.offset + f.length);
-    frames.push(source.project === undefined ? frame : reproject(frame, source.project));
-  }
-  return frames;
+  return (function* () {
+    const step = from <= to ? 1 : -1;
+    for (let h = from; h !== to + step; h += step) {
+      const f = frameSpan(meta, source.projection, h);
+      const frame = bytes.subarray(f.offset - span.offset, f.offset - span.offset + f.length);
+      yield source.project === undefined ? frame : reproject(frame, source.project);
+    }
+  })();
 }
 
 function reproject(frame: Uint8Array, project: (block: CompactBlock) => CompactBlock): Uint8Array {
