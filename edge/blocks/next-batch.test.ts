@@ -12,7 +12,7 @@ import { servicesFor } from "../services.ts";
 import { cacheUrlOf } from "../store/cached-reader.ts";
 import { clientsFor, collect } from "../testing/clients.ts";
 import { type EdgeFixture, fixture, seedBucket, testEnv } from "../testing/fixture.ts";
-import { nextBatchEndRange } from "./next-batch.ts";
+import { nextBatchEndRange, TREE_STATE_PROBES } from "./next-batch.ts";
 
 describe("nextBatchEndRange", () => {
   const extent = { rangeSize: 1000, firstHeight: 0, tipHeight: 3_500_999 };
@@ -97,6 +97,77 @@ describe.skipIf(fixture === null)("a batch of a sequential download", () => {
     expect(got.saplingTree).toBe(treeStateAt(decodeTreeStateRange(bytes), 1_028_406).saplingTree);
     expect(s.cacheCounters!.misses.trees).toBe(misses); // table in the isolate, record from the cache
     expect(s.cacheCounters!.hits.trees).toBeGreaterThan(0);
+  });
+
+  it("warms tree states only for a sequence of batches that asks for them: a bulk download stops after the probes", async () => {
+    // Tree-state objects for testnet ranges 102,845 … 102,857 (a real encoder's output).
+    const put = async (env: ReturnType<typeof testEnv>, index: number) => {
+      const blocks: TreeStateBlock[] = Array.from({ length: 10 }, (_, i) => ({
+        height: index * 10 + i,
+        wireHash: Uint8Array.from({ length: 32 }, (_, k) => (index + i * 31 + k) & 0xff),
+        time: 1_700_000_000 + i,
+        sapling: { left: new Uint8Array(32).fill(i + 1), parents: [new Uint8Array(32).fill(7)] },
+      }));
+      await env.BLOCKS!.put(
+        treeStateKey("testnet", 10, index),
+        encodeTreeStateRange({ network: "test", blocks }),
+      );
+    };
+    const env = testEnv("none");
+    for (let index = 102_845; index <= 102_857; index++) await put(env, index);
+    const s = servicesFor(env);
+    const [, client] = clientsFor(env, "https://edge.test/testnet")[0]!;
+    const cache = (caches as unknown as { default: Cache }).default;
+    const cached = (index: number) =>
+      cache.match(cacheUrlOf(treeStateKey("testnet", 10, index), s.cacheScope));
+    const settle = async () => {
+      for (let last = -1, i = 0; i < 20; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        if (s.cacheCounters!.misses.trees === last) return;
+        last = s.cacheCounters!.misses.trees;
+      }
+    };
+    const misses = () => s.cacheCounters!.misses.trees;
+
+    // A download that never asks: batches of one range each from 1,028,450 (ranges 102,845 …
+    // 102,851). The 2nd and 3rd batches warm 102,845's and 102,846's tree states; no more.
+    for (let k = 0; k < 7; k++) {
+      const start = 1_028_450 + 10 * k;
+      expect((await collect(client.getBlockRange(batch(start, start + 9)))).error).toBeUndefined();
+      await settle();
+    }
+    expect(misses()).toBe(TREE_STATE_PROBES);
+    for (const index of [102_845, 102_846]) expect(await cached(index)).toBeDefined();
+    for (const index of [102_847, 102_848, 102_849, 102_850]) expect(await cached(index)).toBeUndefined();
+
+    // A wallet: each batch then GetTreeState(start − 1), from 1,028,530 (ranges 102,853 …
+    // 102,857; not the download's sequence). The first call reads its range's object itself; every
+    // batch after it warms the next one, past the probes, and the calls read nothing.
+    const before = misses();
+    for (let k = 0; k < 5; k++) {
+      const start = 1_028_530 + 10 * k;
+      expect((await collect(client.getBlockRange(batch(start, start + 9)))).error).toBeUndefined();
+      await settle();
+      const warmed = misses();
+      const got = await client.getTreeState({ height: BigInt(start - 1) });
+      expect(Number(got.height)).toBe(start - 1);
+      expect(misses(), `batch ${k}`).toBe(k === 0 ? warmed + 1 : warmed);
+    }
+    expect(misses() - before).toBe(5);
+
+    // The download's sequence again (1,028,480 continues its batch ending 1,028,479), now asking:
+    // that batch warms nothing, its call reads; the next batch warms and its call reads nothing.
+    const resumed = misses();
+    expect((await collect(client.getBlockRange(batch(1_028_480, 1_028_489)))).error).toBeUndefined();
+    await settle();
+    expect(misses()).toBe(resumed);
+    await client.getTreeState({ height: 1_028_479n });
+    expect(misses()).toBe(resumed + 1);
+    expect((await collect(client.getBlockRange(batch(1_028_490, 1_028_499)))).error).toBeUndefined();
+    await settle();
+    expect(misses()).toBe(resumed + 2);
+    await client.getTreeState({ height: 1_028_489n });
+    expect(misses()).toBe(resumed + 2);
   });
 
   it("reads nothing ahead for a descending range", async () => {

@@ -28,7 +28,47 @@ export function nextBatchEndRange(start: number, end: number, extent: SealedExte
 
 /** Ends of recent ascending requests per reader (a network's ranges): a few bytes each. */
 export const RECENT_BATCH_ENDS = 1024;
-const recentEnds = new WeakMap<object, Lru<number, true>>();
+
+/**
+ * Tree-state warms a sequence of batches gets before one of them has been asked for: a reader that
+ * never asks (a block explorer, an indexer, a bulk downloader) pays this many, then none.
+ */
+export const TREE_STATE_PROBES = 2;
+
+/**
+ * One sequence of batches (a client's download, as far as the isolate can tell: each batch starts
+ * one past the last one's end): its tree-state warms so far, and whether the client asked for one.
+ */
+interface BatchSequence {
+  warms: number;
+  asked: boolean;
+}
+
+const recentEnds = new WeakMap<object, Lru<number, BatchSequence>>();
+/**
+ * Per tree-state reader (a network's): the height a wallet would ask after each recent batch
+ * (its start − 1, warmed or not), and the batch's sequence — so a sequence past its probes still
+ * learns that its client asks.
+ */
+const askedAfter = new WeakMap<object, Lru<number, BatchSequence>>();
+
+function lruOf<K extends object, V>(map: WeakMap<K, Lru<number, V>>, key: K): Lru<number, V> {
+  let lru = map.get(key);
+  if (lru === undefined) {
+    lru = new Lru({ maxEntries: RECENT_BATCH_ENDS });
+    map.set(key, lru);
+  }
+  return lru;
+}
+
+/**
+ * GetTreeState at `height` was asked of this network's stored tree states (`trees`): when it is
+ * the one before a recent batch, that batch's sequence is a wallet's and has its tree states warmed.
+ */
+export function noteTreeStateAsked(trees: object, height: number): void {
+  const sequence = askedAfter.get(trees)?.get(height);
+  if (sequence !== undefined) sequence.asked = true;
+}
 
 /**
  * When this request continues one this isolate answered (it starts one past that one's end: a
@@ -37,7 +77,10 @@ const recentEnds = new WeakMap<object, Lru<number, true>>();
  *   with GetTreeState(start − 1) (`download_chain_state`), in a range the last such call did not
  *   touch when batches are ranges long — two storage round trips (the range's table, then the
  *   record) on the wallet's path; warmed, the table is in the isolate and the whole object in the
- *   Cache API (edge/store/cached-reader.ts), so the call reads no storage;
+ *   Cache API (edge/store/cached-reader.ts), so the call reads no storage. Only for a sequence
+ *   that asks: after TREE_STATE_PROBES warms nobody asked for, a sequence gets no more (a
+ *   download that never asks paid a storage read and a Cache API put per batch for nothing: the
+ *   scale bench's download, ≈ 1 ms of Worker CPU per 10,000-block batch, bench/README.md);
  * - the metadata of the range the next batch will end in (`nextBatchEndRange`), so the wallet's
  *   following request starts its reads at once: one storage round trip less per batch.
  * A request that continues nothing reads nothing ahead — a random range (a bench's, or a wallet's
@@ -58,17 +101,17 @@ export function readAheadNextBatch(
 ): void {
   if (end < start) return;
   const ranges = s.ranges(network, extent.rangeSize);
-  let ends = recentEnds.get(ranges);
-  if (ends === undefined) {
-    ends = new Lru({ maxEntries: RECENT_BATCH_ENDS });
-    recentEnds.set(ranges, ends);
-  }
-  const continues = ends.get(start - 1) !== undefined;
-  ends.set(end, true);
-  if (!continues) return;
-  const next = nextBatchEndRange(start, end, extent);
-  const treeHeight = start - 1 >= extent.firstHeight ? start - 1 : undefined;
+  const ends = lruOf(recentEnds, ranges);
+  const continued = ends.get(start - 1);
+  const sequence = continued ?? { warms: 0, asked: false };
+  ends.set(end, sequence);
   const trees = s.treeStates(network);
+  const before = start - 1 >= extent.firstHeight ? start - 1 : undefined;
+  if (before !== undefined) lruOf(askedAfter, trees).set(before, sequence);
+  if (continued === undefined) return;
+  const next = nextBatchEndRange(start, end, extent);
+  const treeHeight = sequence.asked || sequence.warms < TREE_STATE_PROBES ? before : undefined;
+  if (treeHeight !== undefined) sequence.warms++;
   void afterResponse(() =>
     Promise.all([
       treeHeight === undefined ? undefined : trees.warm(extent.rangeSize, treeHeight).catch(() => {}),

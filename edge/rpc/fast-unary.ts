@@ -14,6 +14,7 @@ import { beforeDeadline, type Deadline, orDeadline } from "../../proto/wire/dead
 import { MAX_SMALL_REQUEST_BYTES } from "../../proto/wire/limits.ts";
 import type { WireProtocol } from "../../proto/wire/protocol.ts";
 import { decodeRequest } from "../../proto/wire/request.ts";
+import { noteTreeStateAsked } from "../blocks/next-batch.ts";
 import { storedTransaction } from "../history/get-transaction.ts";
 import type { EdgeServices } from "../services.ts";
 import { readRequestBytes } from "../wire/request.ts";
@@ -149,6 +150,8 @@ async function treeStateBytes(
   const hit = st.treeStates.get(key);
   if (hit !== undefined) {
     st.counters.treeStateHits++;
+    // Asked all the same: a batch sequence that warmed it is a wallet's (blocks/next-batch.ts).
+    noteTreeStateAsked(s.treeStates(network), Number(height));
     return hit;
   }
   // Heights past 2^53 are no sealed height: the router answers them (above the tip).

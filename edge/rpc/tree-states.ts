@@ -18,6 +18,7 @@ import { blockInfo, type HeadObject, lastRangeIndex } from "../../proto/range/in
 import { readSubtreeRoots, type SubtreePool, type TreeStateView } from "../../proto/treestate/index.ts";
 import { checkBlockHash } from "../../proto/wire/limits.ts";
 import { findSealedHash } from "../blocks/find-hash.ts";
+import { noteTreeStateAsked } from "../blocks/next-batch.ts";
 import type { EdgeServices } from "../services.ts";
 import { objectReadBytes } from "../store/read-bytes.ts";
 
@@ -46,7 +47,9 @@ export async function sealedTreeStateAt(
   height: number,
 ): Promise<TreeState | undefined> {
   if (!head?.tip || height > head.tip.height || height < head.firstHeight) return undefined;
-  const view = await s.treeStates(network).at(head.rangeSize, height);
+  const trees = s.treeStates(network);
+  noteTreeStateAsked(trees, height);
+  const view = await trees.at(head.rangeSize, height);
   return view ? toMessage(view) : undefined;
 }
 
