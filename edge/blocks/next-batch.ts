@@ -80,7 +80,7 @@ export function noteTreeStateAsked(trees: object, height: number): void {
  *   Cache API (edge/store/cached-reader.ts), so the call reads no storage. Only for a sequence
  *   that asks: after TREE_STATE_PROBES warms nobody asked for, a sequence gets no more (a
  *   download that never asks paid a storage read and a Cache API put per batch for nothing: in the
- *   scale bench's download 10.9 → 9.1 ms of Miniflare CPU per 10,000-block batch, edge/README.md);
+ *   scale bench's download 10.9 → 9.1 ms of Miniflare CPU per 10,000-block batch, bench/README.md);
  * - the metadata of the range the next batch will end in (`nextBatchEndRange`), so the wallet's
  *   following request starts its reads at once: one storage round trip less per batch.
  * A request that continues nothing reads nothing ahead — a random range (a bench's, or a wallet's
