@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { ConfigError } from "../config-error.ts";
 import { serveDirectoryOverHttp } from "../store/http-server.ts";
 import { type ChildExit, createSupervisor } from "./supervise.ts";
@@ -77,15 +78,6 @@ export async function startEdgeDev(o: EdgeDevOptions): Promise<EdgeDev> {
   // The secret goes to wrangler in a .dev.vars file next to the config (mode 0600 in a 0700 temp
   // directory), never as `--var` on a command line anyone can read in /proc/PID/cmdline.
   const config = writeDevConfig(withR2, secret ? { ORIGIN_SECRET: secret } : {});
-  const port = o.port === 0 ? await freePort() : o.port;
-  const args = edgeDevArgs(config, port, o, vars);
-  const supervisor = createSupervisor();
-  const child = supervisor.spawn("wrangler", process.execPath, args, {
-    cwd: repoRoot,
-    stdio: o.quiet ? "ignore" : "inherit",
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-  });
-  const url = `http://127.0.0.1:${port}`;
   let cleaned = false;
   const cleanUp = () => {
     if (cleaned) return;
@@ -94,31 +86,102 @@ export async function startEdgeDev(o: EdgeDevOptions): Promise<EdgeDev> {
     dirServer?.close();
     rmSync(config.dir, { recursive: true, force: true });
   };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnEdgeDev(config, o, vars, cleanUp);
+    } catch (err) {
+      // A port picked free can be taken before wrangler binds it (by another wrangler started at
+      // the same moment, for one): start again on fresh ports. A port given by hand is not retried.
+      if (!(err instanceof PortTakenError) || attempt === START_ATTEMPTS || o.port !== 0) {
+        cleanUp();
+        throw err;
+      }
+    }
+  }
+}
+
+/** How many times a start whose freshly picked port was taken is tried. */
+const START_ATTEMPTS = 3;
+
+/** wrangler dev exited because a port it was to listen on was taken. */
+class PortTakenError extends Error {}
+
+async function spawnEdgeDev(
+  config: { path: string },
+  o: EdgeDevOptions,
+  vars: readonly string[],
+  cleanUp: () => void,
+): Promise<EdgeDev> {
+  const port = o.port === 0 ? await freePort() : o.port;
+  // wrangler dev also opens a V8 inspector, on 9229 when that looks free: two wranglers started
+  // together both see it free and the second dies binding it. Each gets a port of its own.
+  const inspectorPort = await freePort();
+  const args = edgeDevArgs(config, { port, inspectorPort }, o, vars);
+  const supervisor = createSupervisor();
+  const child = supervisor.spawn("wrangler", process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+  // Piped rather than inherited, so a wrangler that dies while starting says why in the error.
+  const output = keepTail(OUTPUT_TAIL_BYTES);
+  for (const [from, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
+    from?.on("data", (chunk: Buffer) => {
+      output.add(chunk);
+      if (!o.quiet) to.write(chunk);
+    });
+  }
+  const url = `http://127.0.0.1:${port}`;
+  let started = false;
   const failed = supervisor.failed.then(async (exit) => {
     await supervisor.stop();
-    cleanUp();
+    // While starting, the caller keeps the config and the store server for another attempt.
+    if (started) cleanUp();
     return exit;
   });
   const stop = async () => {
     await supervisor.stop();
     cleanUp();
   };
-  await waitHealthy(url, child).catch(async (err) => {
-    await stop();
+  try {
+    await waitHealthy(url, child, output);
+  } catch (err) {
+    await supervisor.stop();
     throw err;
-  });
+  }
+  started = true;
   return { url, child, failed, stop };
+}
+
+/** How much of wrangler's last output a failed start quotes. */
+const OUTPUT_TAIL_BYTES = 4096;
+
+/** The last `limit` bytes written to it. */
+function keepTail(limit: number): { add(chunk: Buffer): void; text(): string } {
+  let kept = Buffer.alloc(0);
+  return {
+    add(chunk) {
+      kept = Buffer.concat([kept, chunk]);
+      if (kept.length > limit) kept = kept.subarray(kept.length - limit);
+    },
+    // wrangler colours its errors even into a pipe.
+    text: () => stripVTControlCharacters(kept.toString("utf8")).trim(),
+  };
 }
 
 /** wrangler dev's arguments: no secret among them (see writeDevConfig). */
 export function edgeDevArgs(
   config: { path: string },
-  port: number,
+  ports: { port: number; inspectorPort: number },
   o: Pick<EdgeDevOptions, "quiet" | "persist">,
   vars: readonly string[],
 ): string[] {
   const args = [join(repoRoot, "node_modules/wrangler/bin/wrangler.js"), "dev", "-c", config.path];
-  args.push("--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false");
+  args.push("--port", String(ports.port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false");
+  args.push("--inspector-port", String(ports.inspectorPort));
   args.push("--log-level", o.quiet ? "error" : "info");
   // The config lives in a temp directory: keep wrangler's state where it was (the repo), not there.
   args.push("--persist-to", o.persist ?? join(repoRoot, ".wrangler/state"));
@@ -160,14 +223,26 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
+async function waitHealthy(url: string, child: ChildProcess, output: { text(): string }): Promise<void> {
+  const deadline = Date.now() + HEALTHY_WITHIN_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    const said = output.text();
+    // wrangler reports a taken port and then keeps running, serving nothing: waiting on it would
+    // only end at the deadline (or answer from whatever holds the port).
+    if (/Address already in use/i.test(said))
+      throw new PortTakenError(
+        `wrangler dev could not listen: ${said.slice(said.search(/Address already in use/i))}`,
+      );
+    if (child.exitCode !== null)
+      throw new Error(`wrangler dev exited with ${child.exitCode}${said ? `: ${said}` : ""}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
+      // Bounded: a port held by something that accepts and never answers must not outlast the deadline.
+      const signal = AbortSignal.timeout(Math.max(1, Math.min(2000, deadline - Date.now())));
+      if ((await fetch(`${url}/healthz`, { signal })).ok) return;
     } catch {}
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error("wrangler dev did not become healthy within 60 s");
+  throw new Error(`wrangler dev did not become healthy within ${HEALTHY_WITHIN_MS / 1000} s`);
 }
+
+const HEALTHY_WITHIN_MS = 60_000;

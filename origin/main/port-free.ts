@@ -2,9 +2,9 @@ import { createServer } from "node:net";
 import { ConfigError } from "../config-error.ts";
 
 /**
- * Fails fast when a fixed port is taken. wrangler dev does not fail on a busy port in a way its
- * caller sees quickly (the health check would poll whatever else listens there), so `npm start`
- * checks the edge port before spawning it. Port 0 (any free port) always passes.
+ * Fails fast when a fixed port is taken. wrangler dev only says so in its output, and keeps running
+ * (startEdgeDev reads it there), so `npm start` checks the edge port before it starts anything
+ * else, rather than seconds later with the origin already up. Port 0 (any free port) always passes.
  */
 export async function assertPortFree(port: number, host: string, what: string): Promise<void> {
   if (port === 0) return;

@@ -63,7 +63,9 @@ describe("lightedge edge's wrangler command line", () => {
     const { edgeDevArgs, writeDevConfig } = await import("./edge-dev.ts");
     const secret = "s3cr3t-0123456789abcdef";
     const config = writeDevConfig(false, { ORIGIN_SECRET: secret });
-    const args = edgeDevArgs(config, 8787, { quiet: true }, ["ORIGIN_URL:http://127.0.0.1:1"]);
+    const args = edgeDevArgs(config, { port: 8787, inspectorPort: 9230 }, { quiet: true }, [
+      "ORIGIN_URL:http://127.0.0.1:1",
+    ]);
     expect(args.join(" ")).not.toContain(secret);
     expect(args.join(" ")).not.toContain("ORIGIN_SECRET");
     const vars = `${config.dir}/.dev.vars`;
