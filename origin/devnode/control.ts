@@ -16,7 +16,7 @@ import { buildTx } from "./tx-builder.ts";
  *   POST /control/mempool  {"count":n} | {"hex":[…]}  add generated or given transactions (given ones
  *                                                 must parse and suit the next block's era: mempool.ts)
  *   POST /control/stall    {"ms":t,"requests"?:n} delay JSON-RPC requests (n, or until cleared)
- *   POST /control/fail     {"status"?:s,"code"?:c,"message"?:m,"close"?:true,"requests"?:n}
+ *   POST /control/fail     {"status"?:s,"code"?:c,"message"?:m,"close"?:true,"flood"?:"chunked"|"declared","requests"?:n}
  *   POST /control/syncing  {"behind":n}           report estimatedheight = tip + n (0 = synced)
  *   POST /control/clear                           drop stall/fail/syncing
  */
@@ -65,6 +65,7 @@ export function control(
           code: optionalInt(body, "code"),
           message: optionalText(body, "message"),
           close: body.close === true,
+          flood: body.flood === "chunked" || body.flood === "declared" ? body.flood : undefined,
         },
         optionalInt(body, "requests"),
       );

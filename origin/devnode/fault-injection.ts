@@ -1,12 +1,14 @@
 /**
  * Request faults set through the control API: delay (stall) JSON-RPC requests, or fail them with
- * an HTTP status, a JSON-RPC error code, or a closed connection — for the next N requests or
- * until cleared. Control requests are never affected.
+ * an HTTP status, a JSON-RPC error code, a closed connection, or an answer that never ends
+ * (streamed until the client hangs up: chunked, or under a content-length of 1 TiB) — for the
+ * next N requests or until cleared.
+ * Control requests are never affected.
  */
 export interface FaultPlan {
   stallMs: number;
   stallLeft: number;
-  fail?: { status?: number; code?: number; message?: string; close?: boolean };
+  fail?: { status?: number; code?: number; message?: string; close?: boolean; flood?: Flood };
   failLeft: number;
 }
 
@@ -14,7 +16,11 @@ export type FaultAction =
   | { kind: "none" }
   | { kind: "status"; status: number }
   | { kind: "code"; code: number; message: string }
-  | { kind: "close" };
+  | { kind: "close" }
+  | { kind: "flood"; how: Flood };
+
+/** How an endless answer says so: not at all (chunked), or by declaring a huge length. */
+export type Flood = "chunked" | "declared";
 
 export function createFaults() {
   const plan: FaultPlan = { stallMs: 0, stallLeft: 0, failLeft: 0 };
@@ -45,6 +51,7 @@ export function createFaults() {
       plan.failLeft--;
       const f = plan.fail;
       if (f.close) return { kind: "close" };
+      if (f.flood) return { kind: "flood", how: f.flood };
       if (f.status) return { kind: "status", status: f.status };
       return { kind: "code", code: f.code ?? -1, message: f.message ?? "injected failure" };
     },

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type http from "node:http";
 import { RenderedJson } from "./blocks-rpc.ts";
 import { control } from "./control.ts";
-import type { Faults } from "./fault-injection.ts";
+import type { Faults, Flood } from "./fault-injection.ts";
 import { methods } from "./methods.ts";
 import type { NodeState } from "./node-state.ts";
 import { RpcFault } from "./rpc-error.ts";
@@ -70,6 +70,7 @@ function answerControl(
 function answerRpc(state: NodeState, faults: Faults, body: string, res: http.ServerResponse): void {
   const action = faults.nextAction();
   if (action.kind === "close") return void res.socket?.destroy();
+  if (action.kind === "flood") return void flood(res, action.how);
   if (action.kind === "status") {
     res.writeHead(action.status, { "content-type": "text/plain" }).end(`injected HTTP ${action.status}\n`);
     return;
@@ -145,6 +146,21 @@ function sendParts(res: http.ServerResponse, parts: Buffer[]): void {
   res.cork();
   for (const p of parts) res.write(p);
   res.end();
+}
+
+/** A JSON-RPC answer whose result string never ends: written as fast as the client reads it. */
+function flood(res: http.ServerResponse, how: Flood): void {
+  res.writeHead(200, {
+    "content-type": "application/json",
+    ...(how === "declared" ? { "content-length": 2 ** 40 } : {}),
+  });
+  const chunk = Buffer.alloc(64 * 1024, "0");
+  const more = () => {
+    while (!res.destroyed && res.write(chunk)) {}
+  };
+  res.on("drain", more);
+  res.write('{"jsonrpc":"2.0","id":1,"result":"');
+  more();
 }
 
 function send(res: http.ServerResponse, status: number, text: string): void {

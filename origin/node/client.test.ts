@@ -146,6 +146,24 @@ describe("node client against the dev node", () => {
     for (const x of [impatient, patient]) x.close();
   });
 
+  it("refuses an answer that never ends, chunked or under a huge length, and goes on answering", async () => {
+    // A short deadline, so that without the bound the call ends in a timeout, not in a test run
+    // out of memory.
+    const c = createNodeClient({ url, timeoutMs: 3000, retries: 0 });
+    for (const flood of ["chunked", "declared"]) {
+      await control(node, "fail", { flood, requests: 1 });
+      const err = await failure(c.bestBlock());
+      expect([err.kind, err.failure, err.transient]).toEqual(["too-large", "too-large", false]);
+      expect(err.message).toMatch(/^node getblockchaininfo: answer over \d+ bytes, refused$/);
+      // A batch of blocks is bounded by the sum of its calls' bounds, and refused the same way.
+      await control(node, "fail", { flood, requests: 1 });
+      expect((await failure(c.blocks(10, 14))).failure).toBe("too-large");
+      expect((await c.bestBlock()).height).toBe(119);
+    }
+    await control(node, "clear");
+    c.close();
+  });
+
   it("falls back to single calls when batching is off, with the same blocks", async () => {
     const batched = createNodeClient({ url, batchSize: 7 });
     const single = createNodeClient({ url, batch: false, maxInFlight: 2 });

@@ -9,7 +9,8 @@ export type NodeFailure =
   | "timeout" // no answer within timeoutMs
   | "http-status" // another HTTP status (429, 503, 5xx…)
   | "node-error" // a JSON-RPC error object from the node
-  | "bad-response"; // the body is not the JSON-RPC answer we asked for
+  | "bad-response" // the body is not the JSON-RPC answer we asked for
+  | "too-large"; // the answer is over its method's bound (answer-limits.ts)
 
 /**
  * A failed node call. `code` is the node's JSON-RPC error code (node-error) or the HTTP status

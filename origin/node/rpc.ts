@@ -1,3 +1,4 @@
+import { answerLimit, batchAnswerLimit } from "./answer-limits.ts";
 import { httpStatusError, NodeRpcError, nodeCodeError } from "./errors.ts";
 import { parseRpcBody } from "./rpc-body.ts";
 import type { HttpTransport } from "./transport.ts";
@@ -41,7 +42,8 @@ export function createRpcCaller(transport: HttpTransport, options: RpcOptions): 
       : JSON.stringify(
           calls.map((c, i) => ({ jsonrpc: "2.0", id: ids[i], method: c.method, params: c.params })),
         );
-    const answer = await transport.post(body, first, signal);
+    const limit = single ? answerLimit(first) : batchAnswerLimit(calls.map((c) => c.method));
+    const answer = await transport.post(body, first, limit, signal);
     const parsed = parseRpcBody(answer.body);
     // zcashd answers RPC errors with HTTP 500 and a JSON-RPC error body: the body wins when it parses.
     if (answer.status !== 200 && !isRpcShaped(parsed)) throw httpStatusError(first, answer.status);

@@ -12,8 +12,11 @@ export interface HttpAnswer {
 
 /** POSTs JSON-RPC bodies to the node over keep-alive connections, at most `maxInFlight` at once. */
 export interface HttpTransport {
-  /** `signal` aborts the exchange (or the wait for a connection slot) with the signal's reason. */
-  post(body: string, method: string, signal?: AbortSignal): Promise<HttpAnswer>;
+  /**
+   * `signal` aborts the exchange (or the wait for a connection slot) with the signal's reason. An
+   * answer over `maxBytes` is refused ("too-large") and its connection dropped (answer-limits.ts).
+   */
+  post(body: string, method: string, maxBytes: number, signal?: AbortSignal): Promise<HttpAnswer>;
   /** Re-reads the cookie file (after a 401: the node may have restarted and rotated it). */
   refreshAuth(): Promise<void>;
   close(): void;
@@ -41,11 +44,17 @@ export function createHttpTransport(options: TransportOptions): HttpTransport {
     }
   }
 
-  async function post(body: string, method: string, signal?: AbortSignal): Promise<HttpAnswer> {
+  async function post(
+    body: string,
+    method: string,
+    maxBytes: number,
+    signal?: AbortSignal,
+  ): Promise<HttpAnswer> {
     if (authHeader === undefined && options.auth && "cookieFile" in options.auth) await refreshAuth();
     await gate.enter(signal);
     try {
-      return await exchange(lib, agent, url, body, authHeader, options.timeoutMs, method, signal);
+      const target = { lib, agent, url, authHeader, timeoutMs: options.timeoutMs };
+      return await exchange(target, body, method, maxBytes, signal);
     } finally {
       gate.leave();
     }
@@ -62,17 +71,26 @@ function userPasswordHeader(auth: TransportOptions["auth"], url: URL): string | 
   return undefined;
 }
 
+interface ExchangeTarget {
+  lib: typeof http | typeof https;
+  agent: http.Agent;
+  url: URL;
+  authHeader: string | undefined;
+  timeoutMs: number;
+}
+
 function exchange(
-  lib: typeof http | typeof https,
-  agent: http.Agent,
-  url: URL,
+  { lib, agent, url, authHeader, timeoutMs }: ExchangeTarget,
   body: string,
-  authHeader: string | undefined,
-  timeoutMs: number,
   method: string,
+  maxBytes: number,
   signal?: AbortSignal,
 ): Promise<HttpAnswer> {
   const where = `node-client.${method}`;
+  const tooLarge = () =>
+    new NodeRpcError("too-large", where, `node ${method}: answer over ${maxBytes} bytes, refused`, {
+      failure: "too-large",
+    });
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const headers: http.OutgoingHttpHeaders = {
@@ -92,8 +110,16 @@ function exchange(
         signal,
       },
       (res) => {
+        // Refused before a byte is read when the node says how long it is.
+        if (Number(res.headers["content-length"] ?? 0) > maxBytes) return void req.destroy(tooLarge());
         const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        let received = 0;
+        res.on("data", (chunk: Buffer) => {
+          received += chunk.length;
+          // Chunked, or longer than it said: stop reading and drop the connection.
+          if (received > maxBytes) return void req.destroy(tooLarge());
+          chunks.push(chunk);
+        });
         res.on("end", () => {
           clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);

@@ -48,6 +48,15 @@ describe.each(PROTOCOLS)("a failing node over %s", (protocol) => {
     expect(err.code).toBe(Code.Unavailable);
   });
 
+  it("answers ResourceExhausted when the node's answer never ends", async () => {
+    await stack.control("fail", { flood: "chunked" });
+    const err = await failure(
+      client().getAddressUtxos({ addresses: [scriptAddress(knownScripts()[0]!, "regtest")!] }),
+    );
+    expect(err.code).toBe(Code.ResourceExhausted);
+    expect(err.rawMessage).toMatch(/^GetAddressUtxos: node getaddressutxos: answer over \d+ bytes, refused$/);
+  });
+
   it("keeps serving blocks from the index while the node is down", async () => {
     await stack.control("fail", { status: 503 });
     const block = await client().getBlock({ height: 5n });
