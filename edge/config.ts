@@ -22,7 +22,7 @@ export interface EdgeConfig {
   maxRangesPerRequest: number;
   /** Most storage reads one history call may make before it is proxied whole, from SUBREQUEST_BUDGET. */
   maxHistoryReads: number;
-  /** Most address records one history call may hold before it is proxied whole, from MAX_HISTORY_RECORDS. */
+  /** Most address records the isolate's history calls hold at once (a call past it is proxied whole), from MAX_HISTORY_RECORDS. */
   maxHistoryRecords: number;
   /** Newest ranges whose data objects the Cache API holds; null: the Cache API layer is off. */
   cacheHotRanges: number | null;

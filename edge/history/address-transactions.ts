@@ -9,6 +9,7 @@ import {
 import { rangeIndexOf } from "../../proto/range/index.ts";
 import { checkTaddressQuery } from "../../proto/wire/limits.ts";
 import { lookUpAddresses, planAddresses, readRecords, recordReads, storedRecordCount } from "./addresses.ts";
+import { holdRecords } from "./budget.ts";
 import { type HistoryDeps, sealedHead, within } from "./deps.ts";
 import { READS_IN_FLIGHT } from "./limited.ts";
 import { openTailTransactions } from "./origin-tail.ts";
@@ -98,9 +99,17 @@ async function sealedRuns(
   const { indexedTip } = plan;
   const found = await lookUpAddresses(store, plan);
   let reads = plan.reads + recordReads(found);
-  if (reads > budget || storedRecordCount(found) > d.s.config.maxHistoryRecords) return undefined;
-  const [records] = await readRecords(store, found);
-  const runs = planRuns(transactionsIn(records!, from, Math.min(to, indexedTip)), head.rangeSize);
+  if (reads > budget) return undefined;
+  const release = holdRecords(storedRecordCount(found), d.s.config.maxHistoryRecords);
+  if (release === undefined) return undefined;
+  let runs: RawRun[];
+  try {
+    const [records] = await readRecords(store, found);
+    runs = planRuns(transactionsIn(records!, from, Math.min(to, indexedTip)), head.rangeSize);
+  } finally {
+    // The runs name what to read; the records are not needed past them.
+    release();
+  }
   reads += runs.length;
   if (reads > budget) return undefined;
   return { indexedTip, rangeSize: head.rangeSize, runs, store };

@@ -20,13 +20,31 @@ export function maxHistoryReadsFor(budget: number): number {
 }
 
 /**
- * Address records one history call may hold (MAX_HISTORY_RECORDS unless set): the stored records of
- * its addresses (counted from their directory entries before any is read) plus the origin's above
- * the levels (History/TailAddresses is asked for at most this many). Past it the call is proxied
- * whole to the origin, whose node answers it. Why a count: a record decoded in the isolate weighs
- * ≈ 670 bytes of heap beside its 104 stored bytes (measured: 200,000 decoded under V8, 2026-12-07),
- * and a Worker has 128 MB for every request it is running — the busiest mainnet addresses (pool
- * payouts, exchanges) have millions of records, which would end the isolate, not the call. 50,000
- * is ≈ 39 MB at most per call.
+ * Address records the isolate's history calls may hold at once (MAX_HISTORY_RECORDS unless set):
+ * each call's stored records (counted from their directory entries before any is read) plus the
+ * origin's above the levels (History/TailAddresses is asked for at most this many per call). A
+ * call that would take the isolate past it is proxied whole to the origin, whose node answers it.
+ * Why a count: a record decoded in the isolate weighs ≈ 670 bytes of heap beside its 104 stored
+ * bytes (measured: 200,000 decoded under V8, 2026-12-07), and a Worker has 128 MB for every
+ * request it is running at once — the busiest mainnet addresses (pool payouts, exchanges) have
+ * millions of records, and three calls for addresses just under a per-call bound would end the
+ * isolate, every request in it with them. 50,000 is ≈ 39 MB at most in all.
  */
 export const DEFAULT_MAX_HISTORY_RECORDS = 50_000;
+
+/** Records held by this isolate's history calls now: module state lives as long as the isolate. */
+let heldRecords = 0;
+
+/**
+ * Takes `count` records of the isolate's `limit` for one call: the release to call once they are
+ * no longer referenced (idempotent), or undefined when they do not fit beside the other calls'.
+ */
+export function holdRecords(count: number, limit: number): (() => void) | undefined {
+  if (count > 0 && heldRecords + count > limit) return undefined;
+  heldRecords += count;
+  let held = true;
+  return () => {
+    if (held) heldRecords -= count;
+    held = false;
+  };
+}

@@ -8,6 +8,7 @@ import { History, RawTransactionSchema, TailAddressesRequestSchema } from "../..
 import type { Env } from "../env.ts";
 import { clientsFor } from "../testing/clients.ts";
 import { fixture } from "../testing/fixture.ts";
+import { DEFAULT_MAX_HISTORY_RECORDS, holdRecords } from "./budget.ts";
 import { compareAddressTransactions, compareBalance, compareUtxos, type Sides } from "./compare.ts";
 import { tailRecords } from "./origin-tail.ts";
 import { chainEnv, loadChain, originClient, originFetch, stream } from "./testing.ts";
@@ -27,9 +28,9 @@ function recordReadsOf(bucket: R2Bucket, reads: string[]): R2Bucket {
 }
 
 /**
- * A transparent-address call holds at most MAX_HISTORY_RECORDS address records in the isolate
+ * The isolate's transparent-address calls hold at most MAX_HISTORY_RECORDS address records at once
  * (edge/history/budget.ts): the stored ones counted from their directory entries before any is
- * read, the origin's above the levels asked for at most that many. Over it the call is the origin's
+ * read, the origin's above the levels asked for at most that many per call. Over it the call is the origin's
  * whole — the same answer, no records read — instead of an isolate out of memory.
  */
 describe.skipIf(fixture === null)("history calls over the isolate's record limit (mainnet chain)", () => {
@@ -125,5 +126,35 @@ describe.skipIf(fixture === null)("history calls over the isolate's record limit
     await compareBalance(tight, chain.addresses);
     await compareUtxos(tight, chain.addresses);
     expect(reads).toEqual([]);
+  }, 300_000);
+
+  it("proxies a call whose records do not fit beside those the isolate's other calls hold, and gives them back", async () => {
+    const { chain } = sides;
+    const roomy = { ...sides, edge: edgeWith({}) };
+    const limit = DEFAULT_MAX_HISTORY_RECORDS;
+    // Another call holding the isolate's whole allowance: the busiest address's calls are the origin's.
+    const other = holdRecords(limit, limit)!;
+    try {
+      reads.length = 0;
+      await compareUtxos(roomy, [busiest]);
+      await compareAddressTransactions(
+        roomy,
+        busiest,
+        chain.firstHeight,
+        chain.sealedTip,
+        "getTaddressTxids",
+      );
+      expect(reads).toEqual([]);
+    } finally {
+      other();
+    }
+    reads.length = 0;
+    await compareUtxos(roomy, [busiest]);
+    await compareAddressTransactions(roomy, busiest, chain.firstHeight, chain.sealedTip, "getTaddressTxids");
+    expect(reads.length).toBeGreaterThan(0);
+    // Both calls gave their records back when they ended: the whole allowance is free again.
+    const all = holdRecords(limit, limit);
+    expect(all).toBeDefined();
+    all?.();
   }, 300_000);
 });

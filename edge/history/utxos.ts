@@ -12,6 +12,7 @@ import {
 } from "../../proto/history/index.ts";
 import { type GetAddressUtxosReply, GetAddressUtxosReplySchema } from "../../proto/index.ts";
 import { lookUpAddresses, planAddresses, readRecords, recordReads, storedRecordCount } from "./addresses.ts";
+import { holdRecords } from "./budget.ts";
 import { type HistoryDeps, sealedHead, within } from "./deps.ts";
 import { tailRecords } from "./origin-tail.ts";
 import { historyStore } from "./store.ts";
@@ -54,8 +55,27 @@ export async function storedUtxos(
     ]),
   );
   if (tail === undefined || plan.reads + recordReads(found) > budget) return undefined;
-  if (tail.length + storedRecordCount(found) > maxRecords) return undefined;
-  const sealed = await within(ctx, readRecords(store, found));
+  const release = holdRecords(tail.length + storedRecordCount(found), maxRecords);
+  if (release === undefined) return undefined;
+  const reading = readRecords(store, found);
+  try {
+    const sealed = await within(ctx, reading);
+    return answer(sealed, tail, keys, d.network, startHeight, maxEntries);
+  } finally {
+    // Past the deadline the reads go on decoding: the records are held until they are done.
+    void reading.then(release, release);
+  }
+}
+
+/** The reply from the addresses' sealed and tail records. */
+function answer(
+  sealed: AddressRecord[][],
+  tail: readonly AddressRecord[],
+  keys: readonly Uint8Array[],
+  network: string,
+  startHeight: number,
+  maxEntries: number,
+): GetAddressUtxosReply[] {
   const byKey = new Map(keys.map((key, i) => [toHex(key), i]));
   const tailOf = keys.map((): AddressRecord[] => []);
   for (const record of tail) tailOf[byKey.get(toHex(record.addressKey)) ?? -1]?.push(record);
@@ -76,7 +96,7 @@ export async function storedUtxos(
   const kept = unspent.filter((u) => u.record.height >= startHeight);
   return (maxEntries > 0 ? kept.slice(0, maxEntries) : kept).map(({ address, record }) =>
     create(GetAddressUtxosReplySchema, {
-      address: taddressOfKey(keys[address]!, d.network),
+      address: taddressOfKey(keys[address]!, network),
       txid: record.wireTxid,
       index: record.index,
       script: scriptOfAddressKey(keys[address]!),

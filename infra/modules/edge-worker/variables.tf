@@ -234,7 +234,7 @@ variable "subrequest_budget" {
 variable "max_history_records" {
   type        = number
   default     = 50000
-  description = "Address records one transparent-address call may hold in the Worker's memory (about 670 bytes each decoded), bound as MAX_HISTORY_RECORDS; a call over it is proxied whole to the origin."
+  description = "Address records the Worker isolate's transparent-address calls may hold in its memory at once (about 670 bytes each decoded), bound as MAX_HISTORY_RECORDS; a call that would pass it is proxied whole to the origin."
 
   validation {
     condition     = var.max_history_records >= 1 && floor(var.max_history_records) == var.max_history_records
