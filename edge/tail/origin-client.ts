@@ -34,6 +34,18 @@ export const MEMPOOL_STREAM_HEADERS_TIMEOUT_MS = 300_000;
  */
 export const TADDRESS_STREAM_HEADERS_TIMEOUT_MS = 10_000;
 
+/**
+ * Once its headers came, how long the origin may go without sending a byte of `rpc`'s answer: its
+ * headers' wait, and never less than ORIGIN_IDLE_MIN_MS. A wallet sets no deadline (connect-web
+ * sends none by default), so an origin that stops mid-answer — a block range out of its memory, a
+ * unary message — would otherwise hold the call, and the Worker's request, until the client gives up.
+ */
+function idleTimeoutFor(rpc: string): number {
+  return Math.max(headersTimeoutFor(rpc), ORIGIN_IDLE_MIN_MS);
+}
+/** An origin answers a tail block range from memory: seconds without a frame means it is stuck. */
+export const ORIGIN_IDLE_MIN_MS = 5_000;
+
 /** How long the origin may take to send response headers for `rpc`. */
 function headersTimeoutFor(rpc: string): number {
   if (rpc === "SendTransaction") return SEND_TRANSACTION_HEADERS_TIMEOUT_MS;
@@ -89,16 +101,65 @@ export function createOriginClient(baseUrl: string, secret: string): OriginClien
   return {
     fetch: originFetch,
     async stream(rpc, request, signal, timeoutMs) {
-      const res = await post(rpc, "application/connect+proto", encodeFrame(request), signal, timeoutMs);
+      const idle = idleWatch(rpc, signal);
+      const res = await post(rpc, "application/connect+proto", encodeFrame(request), idle.signal, timeoutMs);
       await throwIfHttpError(rpc, res);
-      return streamFrames(res.body!);
+      return idleBounded(streamFrames(res.body!), idle);
     },
     async unary(rpc, request, signal, timeoutMs) {
-      const res = await post(rpc, "application/proto", request, signal, timeoutMs);
+      const idle = idleWatch(rpc, signal);
+      const res = await post(rpc, "application/proto", request, idle.signal, timeoutMs);
       await throwIfHttpError(rpc, res);
-      return new Uint8Array(await res.arrayBuffer());
+      return new Uint8Array(await idle.within(res.arrayBuffer()));
     },
   };
+}
+
+/** The caller's signal, plus an abort of its own when the origin goes quiet mid-answer. */
+interface IdleWatch {
+  /** Aborts on the caller's signal or when `within` gives up: what the origin fetch is given. */
+  signal: AbortSignal;
+  /** `read`, or Unavailable (and the fetch aborted) when it takes longer than the idle bound. */
+  within<T>(read: Promise<T>): Promise<T>;
+}
+
+function idleWatch(rpc: string, caller: AbortSignal | undefined): IdleWatch {
+  const own = new AbortController();
+  const ms = idleTimeoutFor(rpc);
+  return {
+    signal: caller === undefined ? own.signal : AbortSignal.any([caller, own.signal]),
+    within<T>(read: Promise<T>): Promise<T> {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const quiet = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const err = new LightedgeError(
+            "unavailable",
+            "edge.origin",
+            `the origin sent nothing for ${ms / 1000} s mid-answer; retry`,
+          );
+          // Ends the fetch, so the stalled connection is not held either; the read then fails too.
+          read.catch(() => {});
+          own.abort(err);
+          reject(err);
+        }, ms);
+      });
+      return Promise.race([read, quiet]).finally(() => clearTimeout(timer));
+    },
+  };
+}
+
+/** The frames, each within the idle bound of the one before. */
+async function* idleBounded(frames: AsyncGenerator<ReadFrame>, idle: IdleWatch): AsyncGenerator<ReadFrame> {
+  try {
+    for (;;) {
+      const next = await idle.within(frames.next());
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Stopped early (the client went, a check failed) or stalled: release the origin's stream.
+    void frames.return(undefined).catch(() => {});
+  }
 }
 
 /** fetch that adds the secret, bounds the wait for headers (headersTimeoutFor), and says Unavailable when it fails. */

@@ -27,6 +27,8 @@ export interface EdgeFixture {
     hung: string;
     /** Refuses every call (FailedPrecondition) naming the connect-timeout-ms it received. */
     echo: string;
+    /** The good origin's answers cut after their headers and a stream's first frame, then held open. */
+    stalling: string;
   };
 }
 

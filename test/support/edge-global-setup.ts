@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { createServer as createHttpServer } from "node:http";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { connect, createServer, type Socket } from "node:net";
 import type { TestProject } from "vitest/node";
 import { hasChain, missingChainMessage } from "./chain.ts";
@@ -62,6 +62,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
   });
   await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+  // The good origin that stops mid-answer: its headers and its first block, then nothing.
+  const stalled: ServerResponse[] = [];
+  const stalling = createHttpServer((req, res) => {
+    void stallAfterFirstFrame(origins[0]!.url, req, res).then(() => stalled.push(res));
+  });
+  await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
   // Chains with node-free history and real origins, built when a test first asks (history-chains.ts).
   const history = await startHistoryFixtureServer();
   project.provide("edgeFixture", {
@@ -75,15 +81,41 @@ export default async function setup(project: TestProject): Promise<() => Promise
       down: `mainnet=${await closedPortUrl()}`,
       hung: `mainnet=http://127.0.0.1:${(hung.address() as { port: number }).port}`,
       echo: `mainnet=http://127.0.0.1:${(echo.address() as { port: number }).port}`,
+      stalling: `mainnet=http://127.0.0.1:${(stalling.address() as { port: number }).port}`,
     },
   });
   return async () => {
     await history.close();
     hung.close();
     echo.close();
+    for (const res of stalled) res.destroy();
+    stalling.close();
     for (const socket of held) socket.destroy();
     await Promise.all(origins.map((o) => o.stop()));
   };
+}
+
+/**
+ * Asks `origin` what `req` asks, then sends its status and headers and, of its body, the first
+ * Connect frame of a stream (none of a unary answer), and nothing more: an origin stuck mid-answer.
+ */
+async function stallAfterFirstFrame(
+  origin: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers))
+    if (typeof value === "string" && !["host", "connection", "content-length"].includes(name))
+      headers.set(name, value);
+  const answer = await fetch(`${origin}${req.url}`, { method: "POST", headers, body: Buffer.concat(chunks) });
+  const body = Buffer.from(await answer.arrayBuffer());
+  res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
+  if (answer.headers.get("content-type") === "application/connect+proto" && body.length >= 5)
+    res.write(body.subarray(0, 5 + body.readUInt32BE(1)));
+  else res.flushHeaders();
 }
 
 /**
