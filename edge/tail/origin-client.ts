@@ -101,68 +101,23 @@ export function createOriginClient(baseUrl: string, secret: string): OriginClien
   return {
     fetch: originFetch,
     async stream(rpc, request, signal, timeoutMs) {
-      const idle = idleWatch(rpc, signal);
-      const res = await post(rpc, "application/connect+proto", encodeFrame(request), idle.signal, timeoutMs);
+      const res = await post(rpc, "application/connect+proto", encodeFrame(request), signal, timeoutMs);
       await throwIfHttpError(rpc, res);
-      return idleBounded(streamFrames(res.body!), idle);
+      return streamFrames(res.body!);
     },
     async unary(rpc, request, signal, timeoutMs) {
-      const idle = idleWatch(rpc, signal);
-      const res = await post(rpc, "application/proto", request, idle.signal, timeoutMs);
+      const res = await post(rpc, "application/proto", request, signal, timeoutMs);
       await throwIfHttpError(rpc, res);
-      return new Uint8Array(await idle.within(res.arrayBuffer()));
+      return new Uint8Array(await res.arrayBuffer());
     },
   };
 }
 
-/** The caller's signal, plus an abort of its own when the origin goes quiet mid-answer. */
-interface IdleWatch {
-  /** Aborts on the caller's signal or when `within` gives up: what the origin fetch is given. */
-  signal: AbortSignal;
-  /** `read`, or Unavailable (and the fetch aborted) when it takes longer than the idle bound. */
-  within<T>(read: Promise<T>): Promise<T>;
-}
-
-function idleWatch(rpc: string, caller: AbortSignal | undefined): IdleWatch {
-  const own = new AbortController();
-  const ms = idleTimeoutFor(rpc);
-  return {
-    signal: caller === undefined ? own.signal : AbortSignal.any([caller, own.signal]),
-    within<T>(read: Promise<T>): Promise<T> {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const quiet = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          const err = new LightedgeError(
-            "unavailable",
-            "edge.origin",
-            `the origin sent nothing for ${ms / 1000} s mid-answer; retry`,
-          );
-          // Ends the fetch, so the stalled connection is not held either; the read then fails too.
-          read.catch(() => {});
-          own.abort(err);
-          reject(err);
-        }, ms);
-      });
-      return Promise.race([read, quiet]).finally(() => clearTimeout(timer));
-    },
-  };
-}
-
-/** The frames, each within the idle bound of the one before. */
-async function* idleBounded(frames: AsyncGenerator<ReadFrame>, idle: IdleWatch): AsyncGenerator<ReadFrame> {
-  try {
-    for (;;) {
-      const next = await idle.within(frames.next());
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    // Stopped early (the client went, a check failed) or stalled: release the origin's stream.
-    void frames.return(undefined).catch(() => {});
-  }
-}
-
-/** fetch that adds the secret, bounds the wait for headers (headersTimeoutFor), and says Unavailable when it fails. */
+/**
+ * fetch that adds the secret, bounds the wait for headers (headersTimeoutFor) and then each wait
+ * for more of the body (idleTimeoutFor), and says Unavailable when either passes or it fails: the
+ * tail's streams, unary calls and every proxied RPC go through it.
+ */
 function createOriginFetch(secret: string): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
@@ -176,7 +131,23 @@ function createOriginFetch(secret: string): typeof fetch {
     const headers = new Headers(init?.headers);
     headers.set(SECRET_HEADER, secret);
     try {
-      return await fetch(url, { ...init, headers, signal: controller.signal, redirect: "manual" });
+      const res = await fetch(url, { ...init, headers, signal: controller.signal, redirect: "manual" });
+      if (res.body === null) return res;
+      const idleMs = idleTimeoutFor(rpc);
+      const body = idleBoundedBody(res.body, idleMs, () => {
+        const err = toConnectError(
+          rpc,
+          new LightedgeError(
+            "unavailable",
+            "edge.origin",
+            `the origin sent nothing for ${idleMs / 1000} s mid-answer; retry`,
+          ),
+        );
+        // Ends the fetch too: the stalled connection is not held open.
+        controller.abort(err);
+        return err;
+      });
+      return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
     } catch (cause) {
       // The caller gave up (the client's deadline passed, or it went away): say that, not Unavailable.
       if (caller?.aborted && caller.reason instanceof ConnectError) throw caller.reason;
@@ -188,6 +159,42 @@ function createOriginFetch(secret: string): typeof fetch {
       clearTimeout(timer);
     }
   };
+}
+
+/**
+ * `body` as it arrives, erroring with `onIdle()`'s error when a read waits longer than `ms` for the
+ * origin. Pulled only on demand (high-water mark 0), so a slow client's pauses are not the origin's.
+ */
+function idleBoundedBody(
+  body: ReadableStream<Uint8Array>,
+  ms: number,
+  onIdle: () => Error,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(out) {
+        const read = reader.read();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const quiet = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(onIdle()), ms);
+        });
+        try {
+          const chunk = await Promise.race([read, quiet]);
+          if (chunk.done) out.close();
+          else out.enqueue(chunk.value);
+        } catch (err) {
+          read.catch(() => {});
+          reader.cancel(err).catch(() => {});
+          out.error(err);
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 async function throwIfHttpError(rpc: string, res: Response): Promise<void> {

@@ -9,7 +9,8 @@ const f = fixture as EdgeFixture;
 /**
  * The origin stops mid-answer (test/support/edge-global-setup.ts `stalling`: its headers and a
  * stream's first block, then nothing) and the wallet set no deadline, as connect-web does by
- * default: the call still ends, Unavailable, ORIGIN_IDLE_MIN_MS after the origin's last byte.
+ * default: the call still ends, Unavailable, ORIGIN_IDLE_MIN_MS after the origin's last byte —
+ * the tail's streams and unary calls, and calls proxied whole, all read through one origin fetch.
  */
 describe.skipIf(fixture === null)("an origin stuck mid-answer, with no client deadline", () => {
   beforeAll(seedBucket);
@@ -31,6 +32,17 @@ describe.skipIf(fixture === null)("an origin stuck mid-answer, with no client de
   it("answers a tail block Unavailable when the origin sends its headers and no body", async () => {
     const err = await client()
       .getBlock({ height: BigInt(tip() + 1) })
+      .then(
+        () => undefined,
+        (e: unknown) => ConnectError.from(e),
+      );
+    expect(err?.code).toBe(Code.Unavailable);
+    expect(err?.rawMessage).toMatch(quiet);
+  }, 30_000);
+
+  it("answers a call proxied whole to the origin Unavailable too", async () => {
+    const err = await client()
+      .getTransaction({ hash: new Uint8Array(32) })
       .then(
         () => undefined,
         (e: unknown) => ConnectError.from(e),
