@@ -39,8 +39,11 @@ export const TADDRESS_STREAM_HEADERS_TIMEOUT_MS = 10_000;
  * headers' wait, and never less than ORIGIN_IDLE_MIN_MS. A wallet sets no deadline (connect-web
  * sends none by default), so an origin that stops mid-answer — a block range out of its memory, a
  * unary message — would otherwise hold the call, and the Worker's request, until the client gives up.
+ * GetMempoolStream has none: between transactions it is silent until the next block, however long
+ * that takes, and its client is waiting for exactly that.
  */
-function idleTimeoutFor(rpc: string): number {
+function idleTimeoutFor(rpc: string): number | undefined {
+  if (rpc === "GetMempoolStream") return undefined;
   return Math.max(headersTimeoutFor(rpc), ORIGIN_IDLE_MIN_MS);
 }
 /** An origin answers a tail block range from memory: seconds without a frame means it is stuck. */
@@ -132,8 +135,8 @@ function createOriginFetch(secret: string): typeof fetch {
     headers.set(SECRET_HEADER, secret);
     try {
       const res = await fetch(url, { ...init, headers, signal: controller.signal, redirect: "manual" });
-      if (res.body === null) return res;
       const idleMs = idleTimeoutFor(rpc);
+      if (res.body === null || idleMs === undefined) return res;
       const body = idleBoundedBody(res.body, idleMs, () => {
         const err = toConnectError(
           rpc,
