@@ -30,8 +30,8 @@ function recordReadsOf(bucket: R2Bucket, reads: string[]): R2Bucket {
 /**
  * The isolate's transparent-address calls hold at most MAX_HISTORY_RECORDS address records at once
  * (edge/history/budget.ts): the stored ones counted from their directory entries before any is
- * read, the origin's above the levels asked for at most that many per call. Over it the call is the origin's
- * whole — the same answer, no records read — instead of an isolate out of memory.
+ * read, the origin's above the levels asked for at most that many per call. Over it the call is
+ * the origin's whole — the same answer, no records read — instead of an isolate out of memory.
  */
 describe.skipIf(fixture === null)("history calls over the isolate's record limit (mainnet chain)", () => {
   let sides: Sides;
