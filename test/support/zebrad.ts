@@ -129,16 +129,27 @@ export async function startZebrad(options: ZebradOptions = {}): Promise<Zebrad> 
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${rpcPort}/`;
   let id = 0;
-  const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
+  // zebrad's RPC server refuses connections past its limit ("Too many connections…", not JSON)
+  // (a CI run lost the wallet suite to a Promise.all of ~100 getrawtransaction calls): the
+  // harness's own calls stay few at once, beside the origin's.
+  const gate = inFlightGate(RPC_IN_FLIGHT);
+  const rpc = <T>(method: string, params: unknown[] = []): Promise<T> =>
+    gate(async () => {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
+      });
+      const text = await res.text();
+      let body: { result?: T; error?: { code: number; message: string } };
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new Error(`zebrad ${method}: HTTP ${res.status}, not JSON: ${text.slice(0, 80)}`);
+      }
+      if (body.error) throw new Error(`zebrad ${method}: ${body.error.message} (code ${body.error.code})`);
+      return body.result as T;
     });
-    const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
-    if (body.error) throw new Error(`zebrad ${method}: ${body.error.message} (code ${body.error.code})`);
-    return body.result as T;
-  };
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
@@ -221,4 +232,24 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The harness's JSON-RPC calls to zebrad at once, at most. */
+const RPC_IN_FLIGHT = 8;
+
+/** Runs the jobs it is given, at most `limit` at a time, the rest in order after them. */
+function inFlightGate(limit: number): <T>(job: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (job) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await job();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
 }
