@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { p2pkhScript, scriptAddress } from "../../origin/devnode/address.ts";
+import { createGate } from "../../origin/node/gate.ts";
 
 /**
  * A real zebrad on Regtest for integration tests: `scripts/ensure-zebrad.sh` builds the pinned
@@ -132,9 +133,10 @@ export async function startZebrad(options: ZebradOptions = {}): Promise<Zebrad> 
   // zebrad's RPC server refuses connections past its limit ("Too many connections…", not JSON)
   // (a CI run lost the wallet suite to a Promise.all of ~100 getrawtransaction calls): the
   // harness's own calls stay few at once, beside the origin's.
-  const gate = inFlightGate(RPC_IN_FLIGHT);
-  const rpc = <T>(method: string, params: unknown[] = []): Promise<T> =>
-    gate(async () => {
+  const gate = createGate(RPC_IN_FLIGHT);
+  const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    await gate.enter();
+    try {
       const res = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -149,7 +151,10 @@ export async function startZebrad(options: ZebradOptions = {}): Promise<Zebrad> 
       }
       if (body.error) throw new Error(`zebrad ${method}: ${body.error.message} (code ${body.error.code})`);
       return body.result as T;
-    });
+    } finally {
+      gate.leave();
+    }
+  };
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
@@ -236,20 +241,3 @@ function freePort(): Promise<number> {
 
 /** The harness's JSON-RPC calls to zebrad at once, at most. */
 const RPC_IN_FLIGHT = 8;
-
-/** Runs the jobs it is given, at most `limit` at a time, the rest in order after them. */
-function inFlightGate(limit: number): <T>(job: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (job) => {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    else running++;
-    try {
-      return await job();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    }
-  };
-}
