@@ -3,9 +3,11 @@ import { toConnectError } from "../proto/errors.ts";
 import { quoteInput } from "../proto/quote.ts";
 import { startDeadline } from "../proto/wire/deadline.ts";
 import { parseTimeoutMs, timeoutHeaderOf } from "../proto/wire/protocol.ts";
+import { bufferedBytes } from "./blocks/buffer-budget.ts";
 import { noHeadWarning } from "./blocks/head-source.ts";
 import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
+import { heldHistoryRecords } from "./history/budget.ts";
 import { serveObject } from "./http/objects.ts";
 import { inRequestScope, type RequestLifetime } from "./request-scope.ts";
 import { dispatchRpc } from "./rpc/dispatch.ts";
@@ -25,8 +27,9 @@ export const SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
 export function createApp(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.use("*", corsMiddleware);
-  // Per-isolate caches fill after the response through the request's waitUntil (request-scope.ts).
-  app.use("*", (c, next) => inRequestScope(lifetimeOf(c), next));
+  // Per-isolate caches fill after the response through the request's waitUntil, and isolate-wide
+  // allowances are given back when its client goes away (request-scope.ts).
+  app.use("*", (c, next) => inRequestScope(lifetimeOf(c), next, c.req.raw.signal));
   app.use("*", async (c, next) => {
     const tooLarge = oversizedRequest(c.req.raw);
     if (tooLarge !== undefined) return tooLarge;
@@ -95,12 +98,19 @@ async function health(env: Env): Promise<Response> {
 
 /**
  * This isolate's cache counters as JSON (the bench reads hit ratios from it): the Cache API layer's
- * hits and misses by object kind, and the encoded tree states kept in the isolate. Counts only,
- * nothing a client sent.
+ * hits and misses by object kind, the encoded tree states kept in the isolate, and what its calls
+ * hold now of its allowances (buffered range spans, address records). Counts only, nothing a
+ * client sent.
  */
 function stats(env: Env): Response {
   const s = servicesFor(env);
-  const body = { cacheApi: s.cacheCounters ?? null, treeStates: fastUnaryCounters(s) };
+  const held = {
+    bufferedBytes: bufferedBytes(s.config.maxBufferedBytes),
+    maxBufferedBytes: s.config.maxBufferedBytes,
+    historyRecords: heldHistoryRecords(),
+    maxHistoryRecords: s.config.maxHistoryRecords,
+  };
+  const body = { cacheApi: s.cacheCounters ?? null, treeStates: fastUnaryCounters(s), held };
   return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
 }
 

@@ -1,4 +1,5 @@
 import { LightedgeError } from "../proto/errors.ts";
+import { DEFAULT_MAX_BUFFERED_BYTES } from "./blocks/buffer-budget.ts";
 import { DEFAULT_SUBREQUEST_BUDGET, maxRangesFor } from "./blocks/plan.ts";
 import type { Env } from "./env.ts";
 import { DEFAULT_MAX_HISTORY_RECORDS, maxHistoryReadsFor } from "./history/budget.ts";
@@ -24,6 +25,8 @@ export interface EdgeConfig {
   maxHistoryReads: number;
   /** Most address records the isolate's history calls hold at once (a call past it is proxied whole), from MAX_HISTORY_RECORDS. */
   maxHistoryRecords: number;
+  /** Most bytes of stored spans the isolate's descending and re-projected range reads hold at once (the rest wait), from MAX_BUFFERED_BYTES. */
+  maxBufferedBytes: number;
   /** Newest ranges whose data objects the Cache API holds; null: the Cache API layer is off. */
   cacheHotRanges: number | null;
 }
@@ -68,6 +71,7 @@ function parseConfig(env: Env): EdgeConfig {
       env.MAX_HISTORY_RECORDS,
       DEFAULT_MAX_HISTORY_RECORDS,
     ),
+    maxBufferedBytes: parseCount("MAX_BUFFERED_BYTES", env.MAX_BUFFERED_BYTES, DEFAULT_MAX_BUFFERED_BYTES),
     cacheHotRanges: parseHotRanges(env.CACHE_HOT_RANGES),
   });
 }

@@ -49,6 +49,11 @@ export interface Env {
    * proxied whole to the origin (default 50,000: edge/history/budget.ts).
    */
   MAX_HISTORY_RECORDS?: string;
+  /**
+   * Bytes of stored range spans the isolate's descending, re-projected and JSON block-range reads
+   * may buffer at once; the others wait their turn (default 48 MiB: edge/blocks/buffer-budget.ts).
+   */
+  MAX_BUFFERED_BYTES?: string;
 
   // ── caching ──
   /** Seconds the head object is cached in the isolate (then refreshed in the background for up to as long again). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { afterResponse, inRequestScope } from "./request-scope.ts";
+import { holdRecords } from "./history/budget.ts";
+import { afterResponse, heldUntilCancelled, inRequestScope } from "./request-scope.ts";
 
 describe("work after the response (request-scope)", () => {
   it("starts afterResponse work only once the handler has returned, through the request's waitUntil", async () => {
@@ -42,5 +43,48 @@ describe("work after the response (request-scope)", () => {
       ran = true;
     });
     expect(ran).toBe(true);
+  });
+});
+
+describe("what a request holds in the isolate (heldUntilCancelled)", () => {
+  const lifetime = { waitUntil: () => {} };
+
+  it("gives it back once: at the release, or when the request's client goes away first", async () => {
+    const left: string[] = [];
+    const client = new AbortController();
+    const [released, cancelled] = await inRequestScope(
+      lifetime,
+      () => [
+        heldUntilCancelled(() => left.push("released")),
+        heldUntilCancelled(() => left.push("cancelled")),
+      ],
+      client.signal,
+    );
+    released();
+    released();
+    expect(left).toEqual(["released"]);
+    client.abort();
+    expect(left).toEqual(["released", "cancelled"]);
+    cancelled();
+    expect(left).toEqual(["released", "cancelled"]);
+  });
+
+  it("gives back a history call's records when its request is cancelled before it releases them", async () => {
+    const client = new AbortController();
+    const limit = 10;
+    await inRequestScope(lifetime, () => holdRecords(limit, limit), client.signal);
+    expect(holdRecords(1, limit)).toBeUndefined();
+    client.abort();
+    const again = holdRecords(limit, limit);
+    expect(again).toBeDefined();
+    again?.();
+  });
+
+  it("outside a request, only the release gives it back", () => {
+    let left = 0;
+    const release = heldUntilCancelled(() => left++);
+    release();
+    release();
+    expect(left).toBe(1);
   });
 });

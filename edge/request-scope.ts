@@ -9,6 +9,8 @@ interface Scope {
   lifetime: RequestLifetime;
   /** Settles when the handler has returned its Response (or thrown). */
   answered: Promise<void>;
+  /** The request's own signal: fires when its client goes away. */
+  cancelled?: AbortSignal;
 }
 
 // Per-isolate state shared by requests (the cached reader) needs the *current* request's
@@ -17,11 +19,12 @@ const scope = new AsyncLocalStorage<Scope>();
 
 /**
  * Runs `fn` with `lifetime` as the current request's (undefined: a runtime with no ExecutionContext).
- * Work handed to afterResponse starts once `fn` has settled.
+ * Work handed to afterResponse starts once `fn` has settled. `cancelled`: the request's signal.
  */
 export async function inRequestScope<T>(
   lifetime: RequestLifetime | undefined,
   fn: () => Promise<T> | T,
+  cancelled?: AbortSignal,
 ): Promise<T> {
   if (lifetime === undefined) return fn();
   let answer!: () => void;
@@ -29,7 +32,7 @@ export async function inRequestScope<T>(
     answer = resolve;
   });
   try {
-    return await scope.run({ lifetime, answered }, fn);
+    return await scope.run({ lifetime, answered, cancelled }, fn);
   } finally {
     answer();
   }
@@ -54,4 +57,33 @@ export async function afterResponse(work: () => Promise<unknown>): Promise<void>
     return;
   }
   current.lifetime.waitUntil(current.answered.then(nextTask).then(work));
+}
+
+/**
+ * The current request's signal, which fires when its client goes away (Request.signal under
+ * workerd's `enable_request_signal`, wrangler.toml); undefined outside a request. Why isolate-wide
+ * allowances listen to it: workerd drops a cancelled request's pending work, so code after an
+ * await may never run, and what the request held (buffered spans, address records) would never be
+ * given back by it.
+ */
+export function requestCancelled(): AbortSignal | undefined {
+  return scope.getStore()?.cancelled;
+}
+
+/**
+ * The one release of something the current request holds in the isolate (an allowance's share):
+ * `leave` runs once, at the first of the returned function's call or the request's cancellation.
+ */
+export function heldUntilCancelled(leave: () => void): () => void {
+  const cancelled = requestCancelled();
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    cancelled?.removeEventListener("abort", release);
+    leave();
+  };
+  if (cancelled?.aborted) release();
+  else cancelled?.addEventListener("abort", release, { once: true });
+  return release;
 }

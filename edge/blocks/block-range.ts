@@ -26,7 +26,7 @@ import { withBundles } from "./bundle-segments.ts";
 import { extentOf, notServed } from "./extent.ts";
 import { readAheadNextBatch } from "./next-batch.ts";
 import { clampToTip, planRange, type Segment } from "./plan.ts";
-import { checkSealedRun, sealedFrames } from "./sealed-segment.ts";
+import { checkSealedRun, holdSpan, sealedFrames } from "./sealed-segment.ts";
 import { type RangeStream, segmentPieces, sendSegments } from "./stream-segments.ts";
 
 export type { RangeRpc };
@@ -81,8 +81,13 @@ export async function* rangeMessages(
   for await (const piece of segmentPieces(stream)) {
     if (piece.kind === "sealed") {
       checkSealedRun(check, piece.read, piece.from, piece.to);
-      const frames = await sealedFrames(piece.read, piece.from, piece.to, stream.source, deadline.signal);
-      for (const frame of frames) yield fromBinary(CompactBlockSchema, frame.subarray(FRAME_HEADER_BYTES));
+      const release = await holdSpan(piece.read, stream.bufferBytes, deadline.signal);
+      try {
+        const frames = await sealedFrames(piece.read, piece.from, piece.to, stream.source, deadline.signal);
+        for (const frame of frames) yield fromBinary(CompactBlockSchema, frame.subarray(FRAME_HEADER_BYTES));
+      } finally {
+        release();
+      }
     } else {
       for await (const frame of checkedOriginFrames(piece.segment, check))
         yield fromBinary(CompactBlockSchema, frame.message);
@@ -164,6 +169,7 @@ async function planRangeStream(
     bundles,
     hotFrom,
     deadline,
+    bufferBytes: s.config.maxBufferedBytes,
     endError,
   };
 }

@@ -10,6 +10,7 @@ import type { RangeReader, SpanRead, WholeRead } from "../../proto/range/reader.
 import { beforeDeadline } from "../../proto/wire/deadline.ts";
 import { readAll } from "../store/read-all.ts";
 import type { ResponseSink } from "../wire/sink.ts";
+import { holdBuffer } from "./buffer-budget.ts";
 import type { Segment } from "./plan.ts";
 
 /**
@@ -49,8 +50,9 @@ function isWhole(read: SealedRead): read is WholeRead<ReadableStream<Uint8Array>
 
 /**
  * Sends one sealed segment `from..to` in sending order. Ascending stored frames are piped
- * natively (edge-streaming.md); descending or re-projected ones are buffered, one range at most.
- * Continuity is checked from the metadata before a byte is sent.
+ * natively (edge-streaming.md); descending or re-projected ones are buffered, one range at most,
+ * under the isolate's `bufferBytes` (buffer-budget.ts). Continuity is checked from the metadata
+ * before a byte is sent.
  */
 export async function writeSealedSegment(
   sink: ResponseSink,
@@ -59,6 +61,7 @@ export async function writeSealedSegment(
   to: number,
   source: RangeSource,
   check: ChainCheck,
+  bufferBytes: number,
   signal?: AbortSignal,
 ): Promise<void> {
   checkSealedRun(check, read, from, to);
@@ -68,8 +71,33 @@ export async function writeSealedSegment(
   // Descending or re-projected: copied out in pieces, each sent before the next is made (and its
   // frames re-projected), so the range's bytes plus one piece are in memory, not two copies of the
   // range (a 2022–23 spam-era range is ≈ 42 MB shielded; a Worker has 128 MB for every request).
-  for (const piece of piecesOf(await sealedFrames(read, from, to, source, signal), SEND_PIECE_BYTES))
-    await sink.write(piece);
+  const release = await holdSpan(read, bufferBytes, signal);
+  try {
+    for (const piece of piecesOf(await sealedFrames(read, from, to, source, signal), SEND_PIECE_BYTES))
+      await sink.write(piece);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Takes a span read's bytes from the isolate's buffer allowance before they are read whole: the
+ * release to call once its frames are sent. A read that gets no room is cancelled (nobody else will
+ * consume it) and the call fails as holdBuffer says.
+ */
+export async function holdSpan(
+  read: SealedRead,
+  bufferBytes: number,
+  signal?: AbortSignal,
+): Promise<() => void> {
+  if (isWhole(read))
+    throw new LightedgeError("internal", "edge.sealed", "a whole-range read is piped, never buffered");
+  try {
+    return await holdBuffer(read.span.length, bufferBytes, signal);
+  } catch (err) {
+    void read.body.cancel().catch(() => {});
+    throw err;
+  }
 }
 
 /** Most bytes of reordered frames copied into one write (fewer writes, small copies). */
@@ -108,7 +136,8 @@ export function checkSealedRun(check: ChainCheck, read: SealedRead, from: number
 /**
  * The frames of a read in sending order, each re-projected when the source says so, made as they
  * are iterated (a re-projected spam-era range is tens of MB). JavaScript touches every byte here:
- * descending ranges, pool sets nobody stores, JSON clients.
+ * descending ranges, pool sets nobody stores, JSON clients. The span is read whole: callers hold
+ * its bytes first (holdSpan).
  */
 export async function sealedFrames(
   read: SealedRead,

@@ -28,6 +28,8 @@ export interface RangeStream {
   hotFrom?: number;
   /** The client's deadline: checked between segments. */
   deadline: Deadline;
+  /** Bytes the isolate may buffer for descending and re-projected reads (MAX_BUFFERED_BYTES). */
+  bufferBytes: number;
   /** An error to end with after every segment is sent (a range past the tip: OutOfRange). */
   endError?: unknown;
 }
@@ -135,7 +137,16 @@ export async function sendSegments(
     // Sealed bytes are piped as stored: whole ranges may be read without their frame tables.
     for await (const piece of segmentPieces(stream, true)) {
       if (piece.kind === "sealed")
-        await writeSealedSegment(sink, piece.read, piece.from, piece.to, stream.source, check, signal);
+        await writeSealedSegment(
+          sink,
+          piece.read,
+          piece.from,
+          piece.to,
+          stream.source,
+          check,
+          stream.bufferBytes,
+          signal,
+        );
       else await beforeDeadline(signal, writeOriginSegment(sink, piece.segment, check));
     }
     await sink.write(endOfStream(protocol));

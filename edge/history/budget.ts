@@ -1,4 +1,5 @@
 import { maxRangesFor } from "../blocks/plan.ts";
+import { heldUntilCancelled } from "../request-scope.ts";
 
 /**
  * How many storage reads one history call may make (GetTaddress*, GetAddressUtxos*): directory
@@ -35,16 +36,20 @@ export const DEFAULT_MAX_HISTORY_RECORDS = 50_000;
 /** Records held by this isolate's history calls now: module state lives as long as the isolate. */
 let heldRecords = 0;
 
+/** Records the isolate's history calls hold now (GET /stats). */
+export function heldHistoryRecords(): number {
+  return heldRecords;
+}
+
 /**
  * Takes `count` records of the isolate's `limit` for one call: the release to call once they are
- * no longer referenced (idempotent), or undefined when they do not fit beside the other calls'.
+ * no longer referenced (idempotent; the request's cancellation releases too, request-scope.ts), or
+ * undefined when they do not fit beside the other calls'.
  */
 export function holdRecords(count: number, limit: number): (() => void) | undefined {
   if (count > 0 && heldRecords + count > limit) return undefined;
   heldRecords += count;
-  let held = true;
-  return () => {
-    if (held) heldRecords -= count;
-    held = false;
-  };
+  return heldUntilCancelled(() => {
+    heldRecords -= count;
+  });
 }

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
+import { createGate } from "../../proto/gate.ts";
 import { NodeRpcError } from "./errors.ts";
-import { createGate } from "./gate.ts";
 import type { NodeAuthCookie, NodeAuthUserPassword } from "./ports.ts";
 
 /** One HTTP exchange with the node: the status and the whole body. */

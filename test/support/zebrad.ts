@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { p2pkhScript, scriptAddress } from "../../origin/devnode/address.ts";
-import { createGate } from "../../origin/node/gate.ts";
+import { createGate } from "../../proto/gate.ts";
 
 /**
  * A real zebrad on Regtest for integration tests: `scripts/ensure-zebrad.sh` builds the pinned

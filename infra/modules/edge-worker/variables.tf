@@ -37,7 +37,7 @@ variable "compatibility_date" {
 variable "compatibility_flags" {
   description = "Workers compatibility flags; keep equal to wrangler.toml (a test checks the default)."
   type        = list(string)
-  default     = ["nodejs_compat"]
+  default     = ["nodejs_compat", "enable_request_signal"]
 }
 
 variable "hostname" {
@@ -239,6 +239,17 @@ variable "max_history_records" {
   validation {
     condition     = var.max_history_records >= 1 && floor(var.max_history_records) == var.max_history_records
     error_message = "max_history_records is a whole number of at least 1."
+  }
+}
+
+variable "max_buffered_bytes" {
+  type        = number
+  default     = 50331648
+  description = "Bytes of stored range spans the Worker isolate may buffer at once for block ranges sent descending, re-projected or as JSON (ascending stored frames are piped, never held), bound as MAX_BUFFERED_BYTES; a read that finds no room waits up to 10 s, then ends Unavailable. A 2022-23 spam-era mainnet range is about 42 MB."
+
+  validation {
+    condition     = var.max_buffered_bytes >= 1 && floor(var.max_buffered_bytes) == var.max_buffered_bytes
+    error_message = "max_buffered_bytes is a whole number of at least 1."
   }
 }
 

@@ -1,0 +1,126 @@
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import { build } from "esbuild";
+import { beforeAll, describe, expect, it } from "vitest";
+// wrangler's own Miniflare, so the workerd here is the one `wrangler dev` runs.
+import {
+  convertV4MiniflareOptions,
+  Miniflare,
+} from "../../node_modules/wrangler/node_modules/miniflare/dist/src/index.js";
+
+/** wrangler.toml's compatibility settings: what a deployed edge runs with. */
+const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
+const compatibilityDate = /^compatibility_date = "(.*)"$/m.exec(toml)![1]!;
+const compatibilityFlags = [
+  ...(/^compatibility_flags = \[(.*)\]$/m.exec(toml)?.[1] ?? "").matchAll(/"([^"]+)"/g),
+].map((m) => m[1]!);
+
+interface Held {
+  held: number;
+  capacity: number;
+  hold: number;
+}
+
+/** The probe worker (edge/testing/cancel-probe-worker.ts) under workerd with these flags. */
+async function startProbe(script: string, flags: string[]) {
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: "127.0.0.1",
+      port: 0,
+      workers: [{ name: "probe", modules: true, script, compatibilityDate, compatibilityFlags: flags }],
+    }),
+  );
+  const url = await mf.ready;
+  const held = async () => (await (await fetch(new URL("/held", url))).json()) as Held;
+  return { url, held, stop: () => mf.dispose() };
+}
+
+/** A request over a real socket that reads its answer's first bytes, then goes away. */
+function goAway(url: URL, afterMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const req = http.get(new URL("/hold", url), (res) => {
+      res.once("data", () => {
+        res.pause();
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, afterMs);
+      });
+    });
+    req.on("error", () => {});
+  });
+}
+
+/** A request over a real socket that waits for its answer and goes away before it comes. */
+function waitThenGoAway(url: URL, afterMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const req = http.get(new URL("/hold", url), () => {});
+    req.on("error", () => {});
+    setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, afterMs);
+  });
+}
+
+async function settledHeld(held: () => Promise<Held>): Promise<number> {
+  let now = await held();
+  for (let i = 0; i < 40 && now.held !== 0; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    now = await held();
+  }
+  return now.held;
+}
+
+/**
+ * A client that goes away mid-answer: workerd cancels its request, and the request's pending work
+ * never resumes — no `finally` of ours runs. The edge's isolate-wide allowances (buffered spans,
+ * address records) are given back through Request.signal instead (edge/request-scope.ts), which
+ * fires only under `enable_request_signal`. Run in workerd over real sockets: the in-isolate test
+ * pool calls the worker as a function, where a cancelled call's code does resume.
+ */
+describe("what a request holds in the isolate, when its client goes away (workerd)", () => {
+  let script: string;
+
+  beforeAll(async () => {
+    const out = await build({
+      entryPoints: [new URL("../../edge/testing/cancel-probe-worker.ts", import.meta.url).pathname],
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      external: ["node:*"],
+      write: false,
+    });
+    script = out.outputFiles[0]!.text;
+  });
+
+  it("with wrangler.toml's flags, gives back the bytes of a request cancelled mid-answer and drops one cancelled while it waits", async () => {
+    expect(compatibilityFlags).toContain("enable_request_signal");
+    const probe = await startProbe(script, compatibilityFlags);
+    try {
+      const first = goAway(probe.url, 500);
+      // The second does not fit beside the first: it waits in the allowance's queue.
+      await new Promise((r) => setTimeout(r, 200));
+      const waiting = waitThenGoAway(probe.url, 200);
+      expect((await probe.held()).held).toBe((await probe.held()).hold);
+      await Promise.all([first, waiting]);
+      expect(await settledHeld(probe.held)).toBe(0);
+    } finally {
+      await probe.stop();
+    }
+  }, 60_000);
+
+  it("without enable_request_signal, the bytes of a cancelled request stay held for good (why the flag)", async () => {
+    const probe = await startProbe(
+      script,
+      compatibilityFlags.filter((f) => f !== "enable_request_signal"),
+    );
+    try {
+      await goAway(probe.url, 300);
+      const after = await settledHeld(probe.held);
+      expect(after).toBe((await probe.held()).hold);
+    } finally {
+      await probe.stop();
+    }
+  }, 60_000);
+});
