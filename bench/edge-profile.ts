@@ -15,6 +15,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, toBinary } from "@bufbuild/protobuf";
+import { freePort } from "../origin/main/port-free.ts";
 import { BlockIDSchema, ChainSpecSchema } from "../proto/index.ts";
 import {
   blockInfo,
@@ -27,7 +28,7 @@ import {
 import { buildBundle } from "./edge-runtimes.ts";
 import { memoryStateDir } from "./lib/edge-fixture.ts";
 import { createFrameCounter, trailerOk } from "./lib/frame-counter.ts";
-import { connectInspector, freePort } from "./lib/isolate-inspector.ts";
+import { connectInspector } from "./lib/isolate-inspector.ts";
 import { createCpuMeter } from "./lib/proc-cpu.ts";
 import { rangeRequest } from "./lib/rpc-requests.ts";
 import { spawnStoreServer } from "./lib/store-server.ts";

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getPlatformProxy } from "wrangler";
+import { freePort } from "../../origin/main/port-free.ts";
 import { startEdgeRuntime } from "../edge-runtimes.ts";
-import { freePort } from "./isolate-inspector.ts";
 import type { StoreScan } from "./store-scan.ts";
 
 /**

@@ -1,5 +1,3 @@
-import { createServer } from "node:net";
-
 /**
  * The V8 inspector of the edge worker's isolate under Miniflare (`inspectorPort`), over the Chrome
  * DevTools Protocol: CPU profiles (bench/edge-profile.ts) and the isolate's own heap (the soak),
@@ -72,14 +70,4 @@ export async function isolateHeapMiB(inspector: Inspector, o: { gc?: boolean } =
   if (o.gc) await inspector.call("HeapProfiler.collectGarbage");
   const { usedSize } = (await inspector.call("Runtime.getHeapUsage")) as { usedSize: number };
   return usedSize / 2 ** 20;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.once("error", reject);
-  });
 }

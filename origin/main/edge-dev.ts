@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { ConfigError } from "../config-error.ts";
 import { serveDirectoryOverHttp } from "../store/http-server.ts";
+import { freePort } from "./port-free.ts";
 import { type ChildExit, createSupervisor } from "./supervise.ts";
 
 /**
@@ -213,14 +214,6 @@ export function writeDevConfig(
   });
   writeFileSync(join(dir, ".dev.vars"), lines.join(""), { mode: 0o600 });
   return { dir, path };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 async function waitHealthy(url: string, child: ChildProcess, output: { text(): string }): Promise<void> {

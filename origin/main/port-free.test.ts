@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../config-error.ts";
-import { assertPortFree } from "./port-free.ts";
+import { assertPortFree, freePort } from "./port-free.ts";
 
 describe("the edge port check", () => {
   it("names a busy port as a usage error and passes a free one or 0", async () => {
@@ -13,5 +13,11 @@ describe("the edge port check", () => {
     await new Promise((r) => busy.close(r));
     await expect(assertPortFree(port, "127.0.0.1", "edge")).resolves.toBeUndefined();
     await expect(assertPortFree(0, "127.0.0.1", "edge")).resolves.toBeUndefined();
+  });
+
+  it("finds a loopback port nothing listens on", async () => {
+    const port = await freePort();
+    expect(port).toBeGreaterThan(0);
+    await expect(assertPortFree(port, "127.0.0.1", "edge")).resolves.toBeUndefined();
   });
 });

@@ -22,3 +22,19 @@ export async function assertPortFree(port: number, host: string, what: string): 
     server.listen(port, host, () => server.close(() => resolve()));
   });
 }
+
+/**
+ * A port nothing listens on now, on loopback: for a child process told its port (wrangler dev's
+ * `--port` and `--inspector-port`, a node's RPC port). Another process may take it before the child
+ * binds it, so callers that pick one retry on a taken port (edge-dev.ts).
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

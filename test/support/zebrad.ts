@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { p2pkhScript, scriptAddress } from "../../origin/devnode/address.ts";
+import { freePort } from "../../origin/main/port-free.ts";
 import { createGate } from "../../proto/gate.ts";
 
 /**
@@ -226,17 +226,6 @@ function tail(path: string): string {
   } catch {
     return "(no log)";
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The harness's JSON-RPC calls to zebrad at once, at most. */
