@@ -77,6 +77,21 @@ describe("piecesOf (a descending range's frames, sent in pieces)", () => {
     expect([...piecesOf([], 7)]).toEqual([]);
   });
 
+  it("sends a frame of the alone size or more as it is, a view of the stored bytes, between pieces", () => {
+    const stored = new Uint8Array(30).map((_, i) => i);
+    const frames = [
+      stored.subarray(0, 2),
+      stored.subarray(2, 4),
+      stored.subarray(4, 14),
+      stored.subarray(14, 16),
+    ];
+    const pieces = [...piecesOf(frames, 100, 10)];
+    expect(pieces.map((p) => p.length)).toEqual([4, 10, 2]);
+    expect(pieces[1]!.buffer).toBe(stored.buffer);
+    expect(pieces[0]!.buffer).not.toBe(stored.buffer);
+    expect(concatBytes(pieces)).toEqual(stored.subarray(0, 16));
+  });
+
   it("makes each piece from the frames it needs, as it is asked for", () => {
     let made = 0;
     const frames = (function* () {
