@@ -3,7 +3,7 @@ import { toConnectError } from "../proto/errors.ts";
 import { quoteInput } from "../proto/quote.ts";
 import { startDeadline } from "../proto/wire/deadline.ts";
 import { parseTimeoutMs, timeoutHeaderOf } from "../proto/wire/protocol.ts";
-import { bufferedBytes } from "./blocks/buffer-budget.ts";
+import { bufferedBytes, bufferWaiters } from "./blocks/buffer-budget.ts";
 import { noHeadWarning } from "./blocks/head-source.ts";
 import { corsMiddleware } from "./cors.ts";
 import type { Env } from "./env.ts";
@@ -107,6 +107,7 @@ function stats(env: Env): Response {
   const held = {
     bufferedBytes: bufferedBytes(s.config.maxBufferedBytes),
     maxBufferedBytes: s.config.maxBufferedBytes,
+    bufferWaiters: bufferWaiters(s.config.maxBufferedBytes),
     historyRecords: heldHistoryRecords(),
     maxHistoryRecords: s.config.maxHistoryRecords,
   };

@@ -14,6 +14,7 @@ describe("createGate", () => {
     const gate = createGate(2);
     const entries = { a: gate.enter(), b: gate.enter(), c: gate.enter(), d: gate.enter() };
     expect(await admitted(entries)).toEqual(["a", "b"]);
+    expect(gate.waiting).toBe(2);
     gate.leave();
     expect(await admitted(entries)).toEqual(["a", "b", "c"]);
     gate.leave();
@@ -57,6 +58,7 @@ describe("createGate", () => {
     await expect(blocked).rejects.toThrow("deadline");
     expect(await admitted({ behind })).toEqual(["behind"]);
     expect(gate.held).toBe(9);
+    expect(gate.waiting).toBe(0);
     await expect(gate.enter(AbortSignal.abort(new Error("already")))).rejects.toThrow("already");
     expect(gate.held).toBe(9);
   });

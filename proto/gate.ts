@@ -9,6 +9,8 @@ export interface Gate {
   leave(weight?: number): void;
   /** The capacity taken now (for tests and diagnostics). */
   readonly held: number;
+  /** Entries waiting now (for tests and diagnostics). */
+  readonly waiting: number;
 }
 
 /**
@@ -32,6 +34,9 @@ export function createGate(capacity: number): Gate {
   return {
     get held() {
       return held;
+    },
+    get waiting() {
+      return waiting.length;
     },
     enter(signal, weight = 1) {
       if (signal?.aborted) return Promise.reject(signal.reason);

@@ -37,6 +37,11 @@ export function bufferedBytes(capacity: number): number {
   return gateOf(capacity).held;
 }
 
+/** Reads waiting for room under `capacity` now (GET /stats, tests). */
+export function bufferWaiters(capacity: number): number {
+  return gateOf(capacity).waiting;
+}
+
 /**
  * Takes `bytes` of the isolate's `capacity` for one buffered span, waiting in arrival order for
  * other calls to give theirs back: the release to call once the bytes are no longer referenced

@@ -2,7 +2,7 @@
 // edge's own isolate-wide allowance (blocks/buffer-budget.ts) and request scope
 // (request-scope.ts), held by requests whose answers never end on their own, so only a client
 // going away ends them. `/held` says what the isolate holds now.
-import { bufferedBytes, holdBuffer } from "../blocks/buffer-budget.ts";
+import { bufferedBytes, bufferWaiters, holdBuffer } from "../blocks/buffer-budget.ts";
 import { inRequestScope } from "../request-scope.ts";
 
 /** Two requests' holds do not fit at once: the second waits for the first. */
@@ -12,7 +12,12 @@ const HOLD = 600;
 export default {
   async fetch(req: Request, _env: unknown, ctx: ExecutionContext): Promise<Response> {
     if (new URL(req.url).pathname === "/held")
-      return Response.json({ held: bufferedBytes(CAPACITY), capacity: CAPACITY, hold: HOLD });
+      return Response.json({
+        held: bufferedBytes(CAPACITY),
+        waiting: bufferWaiters(CAPACITY),
+        capacity: CAPACITY,
+        hold: HOLD,
+      });
     return inRequestScope(
       ctx,
       async () => {
