@@ -77,7 +77,7 @@ export async function holdBuffer(
     throw new LightedgeError(
       "unavailable",
       "edge.buffer",
-      `descending and re-projected reads kept the edge's ${mib(capacity)} buffer full for ${waitMs / 1000} s; retry`,
+      `buffered range reads (descending, re-projected or JSON) kept the edge's ${mib(capacity)} buffer full for ${waitMs / 1000} s; retry`,
     );
   } finally {
     clearTimeout(timer);

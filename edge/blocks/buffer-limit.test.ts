@@ -101,7 +101,7 @@ describe.skipIf(fixture === null)("block ranges under the isolate's buffer limit
       const e = ConnectError.from(error);
       expect(e.code).toBe(Code.Unavailable);
       expect(e.rawMessage).toBe(
-        `GetBlockRange: descending and re-projected reads kept the edge's 48 MiB buffer full for ${BUFFER_WAIT_MS / 1000} s; retry`,
+        `GetBlockRange: buffered range reads (descending, re-projected or JSON) kept the edge's 48 MiB buffer full for ${BUFFER_WAIT_MS / 1000} s; retry`,
       );
     } finally {
       other();
