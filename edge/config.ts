@@ -25,7 +25,7 @@ export interface EdgeConfig {
   maxHistoryReads: number;
   /** Most address records the isolate's history calls hold at once (a call past it is proxied whole), from MAX_HISTORY_RECORDS. */
   maxHistoryRecords: number;
-  /** Most bytes of stored spans the isolate's descending and re-projected range reads hold at once (the rest wait), from MAX_BUFFERED_BYTES. */
+  /** Most bytes of stored spans the isolate's descending, re-projected and JSON range reads hold at once (the rest wait), from MAX_BUFFERED_BYTES. */
   maxBufferedBytes: number;
   /** Newest ranges whose data objects the Cache API holds; null: the Cache API layer is off. */
   cacheHotRanges: number | null;

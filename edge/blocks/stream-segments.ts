@@ -28,7 +28,7 @@ export interface RangeStream {
   hotFrom?: number;
   /** The client's deadline: checked between segments. */
   deadline: Deadline;
-  /** Bytes the isolate may buffer for descending and re-projected reads (MAX_BUFFERED_BYTES). */
+  /** Bytes the isolate may buffer for descending, re-projected and JSON reads (MAX_BUFFERED_BYTES). */
   bufferBytes: number;
   /** An error to end with after every segment is sent (a range past the tip: OutOfRange). */
   endError?: unknown;
