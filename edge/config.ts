@@ -1,5 +1,5 @@
 import { LightedgeError } from "../proto/errors.ts";
-import { DEFAULT_MAX_BUFFERED_BYTES } from "./blocks/buffer-budget.ts";
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_SPAN_READ_BYTES } from "./blocks/buffer-budget.ts";
 import { DEFAULT_SUBREQUEST_BUDGET, maxRangesFor } from "./blocks/plan.ts";
 import type { Env } from "./env.ts";
 import { DEFAULT_MAX_HISTORY_RECORDS, maxHistoryReadsFor } from "./history/budget.ts";
@@ -19,6 +19,8 @@ export interface EdgeConfig {
   donationAddress: string;
   /** Period of the rate-limit bindings, the retry hint of a limited call (seconds). */
   rateLimitPeriodSeconds: number;
+  /** The Worker's subrequest limit per request (SUBREQUEST_BUDGET). */
+  subrequestBudget: number;
   /** Most sealed ranges one block-range request may read, from SUBREQUEST_BUDGET. */
   maxRangesPerRequest: number;
   /** Most storage reads one history call may make before it is proxied whole, from SUBREQUEST_BUDGET. */
@@ -27,6 +29,8 @@ export interface EdgeConfig {
   maxHistoryRecords: number;
   /** Most bytes of stored spans the isolate's descending, re-projected and JSON range reads hold at once (the rest wait), from MAX_BUFFERED_BYTES. */
   maxBufferedBytes: number;
+  /** Most bytes of one range's stored span a buffered read reads at once (a larger one is read in runs), from SPAN_READ_BYTES. */
+  spanReadBytes: number;
   /** Newest ranges whose data objects the Cache API holds; null: the Cache API layer is off. */
   cacheHotRanges: number | null;
 }
@@ -64,6 +68,7 @@ function parseConfig(env: Env): EdgeConfig {
     version: env.VERSION ?? "",
     donationAddress: env.DONATION_ADDRESS ?? "",
     rateLimitPeriodSeconds: env.RATE_LIMIT_PERIOD_SECONDS === "10" ? 10 : 60,
+    subrequestBudget: budget,
     maxRangesPerRequest: maxRangesFor(budget),
     maxHistoryReads: maxHistoryReadsFor(budget),
     maxHistoryRecords: parseCount(
@@ -72,6 +77,7 @@ function parseConfig(env: Env): EdgeConfig {
       DEFAULT_MAX_HISTORY_RECORDS,
     ),
     maxBufferedBytes: parseCount("MAX_BUFFERED_BYTES", env.MAX_BUFFERED_BYTES, DEFAULT_MAX_BUFFERED_BYTES),
+    spanReadBytes: parseCount("SPAN_READ_BYTES", env.SPAN_READ_BYTES, DEFAULT_SPAN_READ_BYTES),
     cacheHotRanges: parseHotRanges(env.CACHE_HOT_RANGES),
   });
 }

@@ -54,6 +54,12 @@ export interface Env {
    * may buffer at once; the others wait their turn (default 48 MiB: edge/blocks/buffer-budget.ts).
    */
   MAX_BUFFERED_BYTES?: string;
+  /**
+   * Most bytes of one range's stored span such a read reads at once: a larger span (a spam-era
+   * range) is read in runs of ranged reads, one held at a time (default 4 MiB:
+   * edge/blocks/buffer-budget.ts).
+   */
+  SPAN_READ_BYTES?: string;
 
   // ── caching ──
   /** Seconds the head object is cached in the isolate (then refreshed in the background for up to as long again). */

@@ -25,8 +25,8 @@ import { createResponseSink } from "../wire/sink.ts";
 import { withBundles } from "./bundle-segments.ts";
 import { extentOf, notServed } from "./extent.ts";
 import { readAheadNextBatch } from "./next-batch.ts";
-import { clampToTip, planRange, type Segment } from "./plan.ts";
-import { checkSealedRun, holdSpan, sealedFrames } from "./sealed-segment.ts";
+import { clampToTip, planRange, type Segment, sealedRangesOf, spareCallsFor } from "./plan.ts";
+import { bufferedFrames, checkSealedRun } from "./sealed-segment.ts";
 import { type RangeStream, segmentPieces, sendSegments } from "./stream-segments.ts";
 
 export type { RangeRpc };
@@ -81,13 +81,16 @@ export async function* rangeMessages(
   for await (const piece of segmentPieces(stream)) {
     if (piece.kind === "sealed") {
       checkSealedRun(check, piece.read, piece.from, piece.to);
-      const release = await holdSpan(piece.read, stream.bufferBytes, deadline.signal);
-      try {
-        const frames = await sealedFrames(piece.read, piece.from, piece.to, stream.source, deadline.signal);
+      const runs = bufferedFrames(
+        piece.read,
+        piece.from,
+        piece.to,
+        stream.source,
+        stream.bufferBytes,
+        deadline.signal,
+      );
+      for await (const frames of runs)
         for (const frame of frames) yield fromBinary(CompactBlockSchema, frame.subarray(FRAME_HEADER_BYTES));
-      } finally {
-        release();
-      }
     } else {
       for await (const frame of checkedOriginFrames(piece.segment, check))
         yield fromBinary(CompactBlockSchema, frame.message);
@@ -170,6 +173,10 @@ async function planRangeStream(
     hotFrom,
     deadline,
     bufferBytes: s.config.maxBufferedBytes,
+    spanReads: {
+      maxBytes: s.config.spanReadBytes,
+      spareCalls: spareCallsFor(s.config.subrequestBudget, sealedRangesOf(segments, extent.rangeSize)),
+    },
     endError,
   };
 }

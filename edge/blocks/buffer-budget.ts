@@ -5,13 +5,28 @@ import { heldUntilCancelled, requestCancelled } from "../request-scope.ts";
 /**
  * Bytes of stored range spans the isolate's block-range calls may buffer at once
  * (MAX_BUFFERED_BYTES unless set). Ascending stored frames are piped natively and never held; a
- * descending, re-projected or JSON read holds its whole span while it is sent (sealed-segment.ts).
- * A 2022–23 spam-era mainnet range is ≈ 42 MB shielded and a Worker has 128 MB for every request
- * it is running at once: three such reads together would end the isolate, and every request in it
- * with them. 48 MiB lets one such range and smaller ones through at once, beside the history
- * calls' own allowance (≈ 39 MB, edge/history/budget.ts).
+ * descending, re-projected or JSON read holds its span while it is sent, one run of at most
+ * SPAN_READ_BYTES at a time (sealed-segment.ts), unless its request had no subrequests to spare for
+ * runs. A Worker has 128 MB for every request it is running at once: 48 MiB lets twelve such reads
+ * hold a full run at once, or one whole spam-era range, beside the history calls' own allowance
+ * (≈ 39 MB, edge/history/budget.ts).
  */
 export const DEFAULT_MAX_BUFFERED_BYTES = 48 * 1024 * 1024;
+
+/**
+ * Most bytes of one range's span a buffered read holds (SPAN_READ_BYTES unless set): a larger span
+ * is read in runs of ranged reads (span-runs.ts). A 2022–23 spam-era mainnet range is ≈ 42 MB
+ * shielded (89 MB in the scale generator's shape). Under Miniflare (2026-12-07, Worker alone, one
+ * generated 89 MB range sent descending), the isolate's memory peaked at 91 MiB read whole, and at
+ * 43 / 49 / 52 / 59 MiB in runs of 2 / 4 / 8 / 16 MiB; three such ranges at once at 178 MiB whole,
+ * 66 / 87 / 93–101 / 133 MiB in runs (what V8 had not yet collected; each request holds one run).
+ * Runs were no slower (0.66 s against 0.9–1.6 s for one range: a run is read while the one before
+ * is sent). 4 MiB: an ordinary range is one read or a few; a mainnet spam-era one ≈ 11 instead
+ * of one, paid from the subrequests its
+ * request's plan leaves unused (plan.ts spareCallsFor; past them a span is read whole, under the
+ * allowance above).
+ */
+export const DEFAULT_SPAN_READ_BYTES = 4 * 1024 * 1024;
 
 /**
  * Longest a read waits for room before the call ends Unavailable (when its own deadline is later

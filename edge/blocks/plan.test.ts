@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { MAX_RANGES_PER_REQUEST, maxRangesFor, planRange } from "./plan.ts";
+import {
+  extraCallsOf,
+  MAX_RANGES_PER_REQUEST,
+  maxRangesFor,
+  planRange,
+  sealedRangesOf,
+  spareCallsFor,
+} from "./plan.ts";
 
 const extent = { rangeSize: 10, firstHeight: 100, tipHeight: 149 };
 
@@ -43,5 +50,31 @@ describe("planRange", () => {
     expect(() => planRange(0, 3_500_999, mainnet)).toThrow(/3501 sealed ranges; at most 3328/);
     expect(planRange(0, 3_500_999, mainnet, maxRangesFor(50_000))).toHaveLength(3501);
     expect(planRange(3_500_999, 0, mainnet, maxRangesFor(50_000))[0]).toMatchObject({ from: 3_500_999 });
+  });
+});
+
+describe("storage calls left for reading large spans in runs", () => {
+  it("are the budget less the reserve and three calls per planned range, never negative", () => {
+    expect(spareCallsFor(10_000, 3_000)).toBe(10_000 - 16 - 9_000);
+    expect(spareCallsFor(10_000, maxRangesFor(10_000))).toBeLessThan(3);
+    expect(spareCallsFor(100, 100)).toBe(0);
+  });
+
+  it("count each range a plan's segments touch, a bundle's several and origin segments none", () => {
+    const segments = planRange(95, 155, extent);
+    expect(sealedRangesOf(segments, extent.rangeSize)).toBe(5);
+    expect(sealedRangesOf(planRange(152, 137, extent), extent.rangeSize)).toBe(2);
+    const bundle = {
+      kind: "sealed",
+      index: 10,
+      from: 100,
+      to: 139,
+      bundle: { index: 1, ranges: [] },
+    } as const;
+    expect(sealedRangesOf([bundle], extent.rangeSize)).toBe(4);
+  });
+
+  it("charge a range read in runs its metadata and each run, less the three it was planned", () => {
+    expect([1, 2, 3, 6].map(extraCallsOf)).toEqual([0, 0, 1, 4]);
   });
 });

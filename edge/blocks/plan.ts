@@ -23,6 +23,32 @@ export function maxRangesFor(budget: number): number {
 }
 
 /**
+ * Storage calls that `sealedRanges` planned ranges leave unused within `budget`: what buffered
+ * reads may spend reading a large span in runs (sealed-segment.ts).
+ */
+export function spareCallsFor(budget: number, sealedRanges: number): number {
+  return Math.max(0, budget - RESERVED_SUBREQUESTS - CALLS_PER_RANGE * sealedRanges);
+}
+
+/** Sealed ranges a plan's segments touch (a bundle segment touches several). */
+export function sealedRangesOf(segments: readonly Segment[], rangeSize: number): number {
+  let n = 0;
+  for (const seg of segments) {
+    if (seg.kind !== "sealed") continue;
+    n +=
+      Math.floor(Math.max(seg.from, seg.to) / rangeSize) -
+      Math.floor(Math.min(seg.from, seg.to) / rangeSize) +
+      1;
+  }
+  return n;
+}
+
+/** Calls beyond its planned share that a range costs when read in `runs` ranged reads (plus its metadata). */
+export function extraCallsOf(runs: number): number {
+  return Math.max(0, 1 + runs - CALLS_PER_RANGE);
+}
+
+/**
  * The cap under the default budget: 3,328 ranges, i.e. 3.3 M blocks at 1,000 per range — Sapling
  * activation to today's mainnet tip fits, 0..tip does not; wrangler.toml raises the budget to
  * 50,000 (16,661 ranges), so in practice there is no block cap (as Zaino: pepper-sync asks for

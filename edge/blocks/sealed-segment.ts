@@ -11,37 +11,72 @@ import { beforeDeadline } from "../../proto/wire/deadline.ts";
 import { readAll } from "../store/read-all.ts";
 import type { ResponseSink } from "../wire/sink.ts";
 import { holdBuffer } from "./buffer-budget.ts";
-import type { Segment } from "./plan.ts";
+import { extraCallsOf, type Segment } from "./plan.ts";
+import { type Run, spanRuns } from "./span-runs.ts";
 
 /**
- * A sealed segment's one storage read, its body the storage's native stream: a span with the
- * range's metadata (to slice frames), or a whole range to pipe as it is (its ends only).
+ * A sealed segment's storage read, its body the storage's native stream: a span with the range's
+ * metadata (to slice frames), or a whole range to pipe as it is (its ends only). A buffered span
+ * larger than `SpanReads.maxBytes` is read in runs: `runs` says how to read the ones after the
+ * first, whose bytes `body` holds.
  */
-export type SealedRead = SpanRead<ReadableStream<Uint8Array>> | WholeRead<ReadableStream<Uint8Array>>;
+export type SealedRead = BufferedRead | WholeRead<ReadableStream<Uint8Array>>;
+
+export type BufferedRead = SpanRead<ReadableStream<Uint8Array>> & { runs?: LaterRuns };
+
+/** A span read run by run (span-runs.ts): the first run (the read's own body), then the rest. */
+export interface LaterRuns {
+  first: Run;
+  rest: readonly Run[];
+  read(run: Run): Promise<SpanRead<ReadableStream<Uint8Array>>>;
+}
 
 /**
- * Starts the one read of a sealed segment (`from..to` in either order, one range, or a run of
- * ranges inside one bundle); callers start the next while sending one. `pipeWhole`: a whole range sent
- * ascending as stored is read whole, which needs no metadata read when the head's range-ends
- * objects (`endsLevels`) cover the range or the range has been seen (proto/range/range-ends.ts:
- * one read per level, not one per range). A bundle segment (bundle-segments.ts), several ranges
- * of one stored bundle, is one ranged read of it.
+ * How a request's buffered segments read their spans: in runs of at most `maxBytes`
+ * (SPAN_READ_BYTES), while the storage calls its plan left unused last (`spareCalls`, spent as
+ * runs are planned; plan.ts spareCallsFor). Past them a span is read whole, as one read.
  */
-export function startSealedRead(
+export interface SpanReads {
+  maxBytes: number;
+  spareCalls: number;
+}
+
+/**
+ * Starts the read of a sealed segment (`from..to` in either order, one range, or a run of ranges
+ * inside one bundle); callers start the next while sending one. `piped`: the caller pipes stored
+ * bytes (binary protocols), so a segment sent ascending as stored is never buffered, and a whole
+ * range is read whole, which needs no metadata read when the head's range-ends objects
+ * (`endsLevels`) cover the range or the range has been seen (proto/range/range-ends.ts: one read
+ * per level, not one per range). A bundle segment (bundle-segments.ts), several ranges of one
+ * stored bundle, is one ranged read of it. A buffered segment's span larger than
+ * `spanReads.maxBytes` is read in runs, only the first started here.
+ */
+export async function startSealedRead(
   ranges: RangeReader<ReadableStream<Uint8Array>>,
   source: RangeSource,
   seg: Extract<Segment, { kind: "sealed" }>,
-  pipeWhole = false,
+  piped = false,
   endsLevels: readonly HashIndexLevel[] = [],
   bundles?: HeadBundles,
+  spanReads?: SpanReads,
 ): Promise<SealedRead> {
   const { from, to } = seg;
   const size = ranges.rangeSize;
   if (seg.bundle !== undefined && bundles !== undefined)
     return ranges.readBundle(source.projection, seg.bundle.index, bundles, seg.bundle.ranges, from, to);
-  if (pipeWhole && source.project === undefined && from <= to && from % size === 0 && to === from + size - 1)
+  const buffered = !piped || source.project !== undefined || from > to;
+  if (!buffered && from % size === 0 && to === from + size - 1)
     return ranges.readWhole(source.projection, from / size, endsLevels);
-  return ranges.read(source.projection, Math.min(from, to), Math.max(from, to));
+  const readRun = (run: Run) =>
+    ranges.read(source.projection, Math.min(run.from, run.to), Math.max(run.from, run.to));
+  if (!buffered || spanReads === undefined) return readRun(seg);
+  const meta = await ranges.meta(Math.floor(Math.min(from, to) / size));
+  const runs = spanRuns(meta.offsets[source.projection], meta.firstHeight, from, to, spanReads.maxBytes);
+  const extra = extraCallsOf(runs.length);
+  if (runs.length === 1 || extra > spanReads.spareCalls) return readRun(seg);
+  spanReads.spareCalls -= extra;
+  const [first, ...rest] = runs as [Run, ...Run[]];
+  return { ...(await readRun(first)), runs: { first, rest, read: readRun } };
 }
 
 function isWhole(read: SealedRead): read is WholeRead<ReadableStream<Uint8Array>> {
@@ -50,9 +85,8 @@ function isWhole(read: SealedRead): read is WholeRead<ReadableStream<Uint8Array>
 
 /**
  * Sends one sealed segment `from..to` in sending order. Ascending stored frames are piped
- * natively (edge-streaming.md); descending or re-projected ones are buffered, one range at most,
- * under the isolate's `bufferBytes` (buffer-budget.ts). Continuity is checked from the metadata
- * before a byte is sent.
+ * natively (edge-streaming.md); descending or re-projected ones are buffered, one run of the
+ * range at a time (bufferedFrames). Continuity is checked from the metadata before a byte is sent.
  */
 export async function writeSealedSegment(
   sink: ResponseSink,
@@ -69,14 +103,55 @@ export async function writeSealedSegment(
   // between segments, so a stream ends at most one range object after it.
   if (isWhole(read) || (source.project === undefined && from <= to)) return sink.pipe(read.body);
   // Descending or re-projected: copied out in pieces, each sent before the next is made (and its
-  // frames re-projected), so the range's bytes plus one piece are in memory, not two copies of the
-  // range (a 2022–23 spam-era range is ≈ 42 MB shielded; a Worker has 128 MB for every request).
-  const release = await holdSpan(read, bufferBytes, signal);
-  try {
-    const frames = await sealedFrames(read, from, to, source, signal);
+  // frames re-projected), so one run's bytes plus one piece are in memory, not two copies of it.
+  for await (const frames of bufferedFrames(read, from, to, source, bufferBytes, signal))
     for (const piece of piecesOf(frames, SEND_PIECE_BYTES, FRAME_ALONE_BYTES)) await sink.write(piece);
+}
+
+/**
+ * The frames of a buffered read `from..to`, in sending order, one run at a time: each run's span
+ * is taken from the isolate's buffer allowance (holdSpan) and read whole, its frames yielded, and
+ * given back when the caller asks for the next run (or stops). The next run's read is started
+ * while the caller sends this one's frames; its body is read only after this run is given back, so
+ * a request holds one run's bytes at a time. A read the caller leaves unsent is cancelled.
+ */
+export async function* bufferedFrames(
+  read: SealedRead,
+  from: number,
+  to: number,
+  source: RangeSource,
+  bufferBytes: number,
+  signal?: AbortSignal,
+): AsyncGenerator<Iterable<Uint8Array>> {
+  if (isWhole(read))
+    throw new LightedgeError("internal", "edge.sealed", "a whole-range read is piped, never buffered");
+  const runs = read.runs?.rest ?? [];
+  let current: SpanRead<ReadableStream<Uint8Array>> | undefined = read;
+  let next: Promise<SpanRead<ReadableStream<Uint8Array>>> | undefined;
+  try {
+    for (let k = 0; k <= runs.length; k++) {
+      const run = k === 0 ? (read.runs?.first ?? { from, to }) : runs[k - 1]!;
+      if (current === undefined) {
+        current = await beforeDeadline(signal, next!);
+        next = undefined;
+      }
+      const release = await holdSpan(current, bufferBytes, signal);
+      try {
+        const frames = await sealedFrames(current, run.from, run.to, source, signal);
+        current = undefined;
+        if (k < runs.length) {
+          next = read.runs!.read(runs[k]!);
+          next.catch(() => {});
+        }
+        yield frames;
+      } finally {
+        release();
+      }
+    }
   } finally {
-    release();
+    // Left early (an error, the deadline, the caller stopping): nobody reads these bodies.
+    if (current !== undefined) void current.body.cancel().catch(() => {});
+    if (next !== undefined) void next.then((r) => r.body.cancel()).catch(() => {});
   }
 }
 
@@ -85,13 +160,11 @@ export async function writeSealedSegment(
  * release to call once its frames are sent. A read that gets no room is cancelled (nobody else will
  * consume it) and the call fails as holdBuffer says.
  */
-export async function holdSpan(
-  read: SealedRead,
+async function holdSpan(
+  read: SpanRead<ReadableStream<Uint8Array>>,
   bufferBytes: number,
   signal?: AbortSignal,
 ): Promise<() => void> {
-  if (isWhole(read))
-    throw new LightedgeError("internal", "edge.sealed", "a whole-range read is piped, never buffered");
   try {
     return await holdBuffer(read.span.length, bufferBytes, signal);
   } catch (err) {
@@ -153,20 +226,18 @@ export function checkSealedRun(check: ChainCheck, read: SealedRead, from: number
 }
 
 /**
- * The frames of a read in sending order, each re-projected when the source says so, made as they
- * are iterated (a re-projected spam-era range is tens of MB). JavaScript touches every byte here:
- * descending ranges, pool sets nobody stores, JSON clients. The span is read whole: callers hold
- * its bytes first (holdSpan).
+ * The frames `from..to` of a span read in sending order, each re-projected when the source says
+ * so, made as they are iterated (a re-projected run is megabytes). JavaScript touches every byte
+ * here: descending ranges, pool sets nobody stores, JSON clients. The span is read whole: callers
+ * hold its bytes first (holdSpan).
  */
-export async function sealedFrames(
-  read: SealedRead,
+async function sealedFrames(
+  read: SpanRead<ReadableStream<Uint8Array>>,
   from: number,
   to: number,
   source: RangeSource,
   signal?: AbortSignal,
 ): Promise<Iterable<Uint8Array>> {
-  if (isWhole(read))
-    throw new LightedgeError("internal", "edge.sealed", "a whole-range read has no frame table");
   const { meta, span } = read;
   const bytes = await beforeDeadline(signal, readAll(read.body));
   if (bytes.length !== span.length) {

@@ -6,7 +6,7 @@ import { startDeadline } from "../../proto/wire/deadline.ts";
 import { createR2Reader } from "../store/r2-reader.ts";
 import { createRangeReaders } from "../store/range-store.ts";
 import { b64, type EdgeFixture, fixture, seedBucket } from "../testing/fixture.ts";
-import { DEFAULT_MAX_BUFFERED_BYTES } from "./buffer-budget.ts";
+import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_SPAN_READ_BYTES } from "./buffer-budget.ts";
 import {
   type RangeStream,
   readConnections,
@@ -79,6 +79,7 @@ describe.skipIf(fixture === null)("a sealed stream's reads", () => {
       hotFrom: hot?.(first),
       deadline: startDeadline("GetBlockRange", o.timeoutMs),
       bufferBytes: DEFAULT_MAX_BUFFERED_BYTES,
+      spanReads: { maxBytes: DEFAULT_SPAN_READ_BYTES, spareCalls: 0 },
     };
     return {
       stream,

@@ -10,7 +10,7 @@ import type { OpenedOriginSegment } from "../tail/origin-segment.ts";
 import { writeOriginSegment } from "../tail/origin-segment.ts";
 import type { ResponseSink } from "../wire/sink.ts";
 import type { Segment } from "./plan.ts";
-import { type SealedRead, startSealedRead, writeSealedSegment } from "./sealed-segment.ts";
+import { type SealedRead, type SpanReads, startSealedRead, writeSealedSegment } from "./sealed-segment.ts";
 
 /** A planned range stream: its segments in sending order, the origin's already open. */
 export interface RangeStream {
@@ -30,6 +30,8 @@ export interface RangeStream {
   deadline: Deadline;
   /** Bytes the isolate may buffer for descending, re-projected and JSON reads (MAX_BUFFERED_BYTES). */
   bufferBytes: number;
+  /** How those reads read a large span: in runs, while the plan's spare storage calls last. */
+  spanReads: SpanReads;
   /** An error to end with after every segment is sent (a range past the tip: OutOfRange). */
   endError?: unknown;
 }
@@ -59,11 +61,12 @@ export function readConnections(index: number, hotFrom: number | undefined): num
 /**
  * The segments of a stream in order, ready to send. The next sealed reads are started while the
  * current one is sent, as many as SEALED_READ_CONNECTIONS allows (always the next one), so storage
- * latency overlaps with sending. A started read is a stream not yet consumed: a descending range
- * still buffers one object at a time. The deadline is checked between segments. Reads and origin
- * streams left open by an error or an early return are released. Ends with `endError` if set.
+ * latency overlaps with sending. A started read is a stream not yet consumed: a buffered segment
+ * (descending, re-projected, JSON; `piped` false: JSON) still reads one run of its range at a time.
+ * The deadline is checked between segments. Reads and origin streams left open by an error or an
+ * early return are released. Ends with `endError` if set.
  */
-export async function* segmentPieces(stream: RangeStream, pipeWhole = false): AsyncGenerator<Piece> {
+export async function* segmentPieces(stream: RangeStream, piped = false): AsyncGenerator<Piece> {
   const { segments, opened, source, ranges } = stream;
   const signal = stream.deadline.signal;
   /** Reads started and not yet sent, by segment index, with the connections each may hold. */
@@ -82,7 +85,15 @@ export async function* segmentPieces(stream: RangeStream, pipeWhole = false): As
       const connections = readConnections(seg.index, stream.hotFrom);
       if (prepared + 1 > current + 1 && open + connections > SEALED_READ_CONNECTIONS) return;
       prepared++;
-      const read = startSealedRead(ranges, source, seg, pipeWhole, stream.endsLevels, stream.bundles);
+      const read = startSealedRead(
+        ranges,
+        source,
+        seg,
+        piped,
+        stream.endsLevels,
+        stream.bundles,
+        stream.spanReads,
+      );
       read.catch(() => {});
       started.set(prepared, { read, connections });
       open += connections;

@@ -30,6 +30,7 @@ locals {
     SUBREQUEST_BUDGET         = tostring(var.subrequest_budget)
     MAX_HISTORY_RECORDS       = tostring(var.max_history_records)
     MAX_BUFFERED_BYTES        = tostring(var.max_buffered_bytes)
+    SPAN_READ_BYTES           = tostring(var.span_read_bytes)
     CACHE_HOT_RANGES          = var.cache_hot_ranges
     # The Worker cannot tell which bucket its binding is: the name keeps its Cache API entries
     # apart from another deployment's on the same zone (edge/store/create-object-reader.ts).

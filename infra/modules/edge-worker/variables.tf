@@ -245,11 +245,22 @@ variable "max_history_records" {
 variable "max_buffered_bytes" {
   type        = number
   default     = 50331648
-  description = "Bytes of stored range spans the Worker isolate may buffer at once for block ranges sent descending, re-projected or as JSON (ascending stored frames are piped, never held), bound as MAX_BUFFERED_BYTES; a read that finds no room waits up to 10 s, then ends Unavailable. A 2022-23 spam-era mainnet range is about 42 MB."
+  description = "Bytes of stored range spans the Worker isolate may buffer at once for block ranges sent descending, re-projected or as JSON (ascending stored frames are piped, never held), bound as MAX_BUFFERED_BYTES; a read that finds no room waits up to 10 s, then ends Unavailable. Each read holds one run of at most span_read_bytes."
 
   validation {
     condition     = var.max_buffered_bytes >= 1 && floor(var.max_buffered_bytes) == var.max_buffered_bytes
     error_message = "max_buffered_bytes is a whole number of at least 1."
+  }
+}
+
+variable "span_read_bytes" {
+  type        = number
+  default     = 4194304
+  description = "Most bytes of one range's stored span a buffered block-range read (descending, re-projected or JSON) holds at once, bound as SPAN_READ_BYTES: a larger span (a 2022-23 spam-era mainnet range is about 42 MB) is read in runs of ranged reads, one held at a time, paid from the subrequests the request's plan leaves unused."
+
+  validation {
+    condition     = var.span_read_bytes >= 1 && floor(var.span_read_bytes) == var.span_read_bytes
+    error_message = "span_read_bytes is a whole number of at least 1."
   }
 }
 
