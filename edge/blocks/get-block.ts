@@ -112,7 +112,7 @@ async function blockBytes(
 /** The sealed block's `full` message, read by its range's metadata. */
 async function readFull(sealed: SealedBlock, rpc: BlockRpc): Promise<Uint8Array> {
   const read = await sealed.ranges.readMessage("full", sealed.height);
-  const full = await readAll(read.body);
+  const full = await readAll(read.body, read.span.length, `range ${read.meta.index}`);
   if (full.length !== read.span.length)
     throw new LightedgeError(
       "corrupt",
@@ -150,7 +150,7 @@ async function pipeSealed(sealed: SealedBlock, protocol: WireProtocol): Promise<
   const trailer = endOfStream(protocol);
   const sink = createResponseSink(read.span.length + trailer.length);
   void sink
-    .pipe(read.body)
+    .pipe(read.body, read.span.length)
     .then(() => sink.write(trailer))
     .then(() => sink.close())
     .catch((err) => sink.abort(err).catch(() => {}));

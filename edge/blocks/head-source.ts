@@ -38,7 +38,7 @@ export function createHeadSource(
 async function readHead(reader: ObjectReader, network: string): Promise<HeadObject | null> {
   const object = await reader.get(headKey(network));
   if (object === null) return null;
-  const head = decodeHead(await readAll(object.body));
+  const head = decodeHead(await readAll(object.body, object.size, headKey(network)));
   if (head.network !== network) {
     throw new LightedgeError("corrupt", "edge.head", `head of ${network} describes ${head.network}`);
   }

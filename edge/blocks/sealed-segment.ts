@@ -99,9 +99,10 @@ export async function writeSealedSegment(
   signal?: AbortSignal,
 ): Promise<void> {
   checkSealedRun(check, read, from, to);
-  // A native pipe runs to the segment's end (see ResponseSink.pipe): the deadline is checked
-  // between segments, so a stream ends at most one range object after it.
-  if (isWhole(read) || (source.project === undefined && from <= to)) return sink.pipe(read.body);
+  // A native pipe runs to the segment's end, or its stall bound (ResponseSink.pipe): the deadline
+  // is checked between segments, so a stream ends at most one range object after it.
+  if (isWhole(read)) return sink.pipe(read.body, read.length);
+  if (source.project === undefined && from <= to) return sink.pipe(read.body, read.span.length);
   // Descending or re-projected: copied out in pieces, each sent before the next is made (and its
   // frames re-projected), so one run's bytes plus one piece are in memory, not two copies of it.
   for await (const frames of bufferedFrames(read, from, to, source, bufferBytes, signal))
@@ -239,7 +240,7 @@ async function sealedFrames(
   signal?: AbortSignal,
 ): Promise<Iterable<Uint8Array>> {
   const { meta, span } = read;
-  const bytes = await beforeDeadline(signal, readAll(read.body));
+  const bytes = await readAll(read.body, span.length, `range ${meta.index}`, signal);
   if (bytes.length !== span.length) {
     throw new LightedgeError(
       "corrupt",

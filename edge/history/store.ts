@@ -102,7 +102,7 @@ export async function readRawSpan(
     await object.body.cancel();
     throw corrupt(`the object is ${object.size} bytes, its transaction table says ${size}`);
   }
-  const bytes = await objectBytes(object);
+  const bytes = await objectBytes(object, key);
   if (bytes.length !== span.length)
     throw corrupt(`${bytes.length} bytes at ${span.offset} where ${span.length} were due`);
   return bytes;

@@ -141,7 +141,7 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
         filling.delete(key);
         return null;
       }
-      bytes = await readAll(object.body);
+      bytes = await readAll(object.body, object.size, key);
       info = { size: bytes.length, etag: object.etag };
     } catch (err) {
       filling.delete(key);

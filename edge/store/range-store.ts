@@ -19,7 +19,7 @@ export function edgeRangeStore(reader: ObjectReader): RangeStore<ReadableStream<
   return {
     async readObject(key) {
       const object = await reader.get(key);
-      return object === null ? null : objectBytes(object);
+      return object === null ? null : objectBytes(object, key);
     },
     async readSpan(key, span) {
       const object = await reader.get(key, span);

@@ -7,6 +7,6 @@ export function objectReadBytes(reader: ObjectReader): ReadBytes {
   return async (key, range) => {
     const object = await reader.get(key, range);
     if (object === null) return null;
-    return objectBytes(object);
+    return objectBytes(object, key);
   };
 }
