@@ -4,6 +4,7 @@
 // Usage: node bench/edge-miniflare-server.ts BUNDLE_DIR PERSIST_DIR [VARS_JSON]; prints the URL.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { wranglerNames } from "../infra/check/names.ts";
 // wrangler's own Miniflare (the one `wrangler dev` runs), so both runtimes use the same workerd.
 import {
   convertV4MiniflareOptions,
@@ -15,13 +16,18 @@ if (bundleDir === undefined || persist === undefined) {
   process.stderr.write("usage: node bench/edge-miniflare-server.ts BUNDLE_DIR PERSIST_DIR [VARS_JSON]\n");
   process.exit(2);
 }
-const toml = readWranglerToml(readFileSync(new URL("../wrangler.toml", import.meta.url), "utf8"));
-const vars = { ...toml.vars, ...(varsJson ? (JSON.parse(varsJson) as Record<string, string>) : {}) };
+// The deployment's own settings (compatibility, [vars], the R2 binding and bucket id), as wrangler
+// dev passes them.
+const toml = wranglerNames(readFileSync(new URL("../wrangler.toml", import.meta.url), "utf8"));
+const vars = {
+  ...Object.fromEntries(toml.varValues),
+  ...(varsJson ? (JSON.parse(varsJson) as Record<string, string>) : {}),
+};
 // With STORE_PUBLIC_URL the worker reads a separate store server (Worker-alone mode): no R2 binding,
 // since the binding would win (edge/store/create-object-reader.ts).
 const r2Buckets = vars.STORE_PUBLIC_URL
   ? {}
-  : Object.fromEntries(toml.r2_buckets.map((b) => [b.binding, { id: b.bucket_name }]));
+  : Object.fromEntries([...toml.bucketNames].map(([binding, bucket]) => [binding, { id: bucket }]));
 const direct = process.env.EDGE_MINIFLARE_ENTRY !== "1";
 const mf = new Miniflare(
   convertV4MiniflareOptions({
@@ -38,8 +44,8 @@ const mf = new Miniflare(
         modules: true,
         modulesRoot: bundleDir,
         scriptPath: join(bundleDir, "index.js"),
-        compatibilityDate: toml.compatibility_date,
-        compatibilityFlags: toml.compatibility_flags,
+        compatibilityDate: toml.compatibilityDate,
+        compatibilityFlags: toml.compatibilityFlags,
         bindings: vars,
         r2Buckets,
         // The worker's own socket, without Miniflare's entry worker in front (a second isolate
@@ -56,24 +62,3 @@ process.stdout.write(`${url.origin}\n`);
 const stop = () => void mf.dispose().then(() => process.exit(0));
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
-
-/**
- * The deployment's own settings (compatibility, [vars], the R2 binding and bucket id) from
- * wrangler.toml, as wrangler dev passes them. A line-level reading of the simple shapes that file
- * uses (no TOML parser is installed at the top level).
- */
-function readWranglerToml(text: string) {
-  const str = (re: RegExp) => re.exec(text)?.[1];
-  const vars: Record<string, string> = {};
-  const varsSection = /^\[vars\]\n([\s\S]*?)(?=^\[)/m.exec(text)?.[1] ?? "";
-  for (const m of varsSection.matchAll(/^([A-Z0-9_]+) = "(.*)"$/gm)) vars[m[1]!] = m[2]!;
-  const flags = str(/^compatibility_flags = \[(.*)\]$/m) ?? "";
-  const binding = str(/^binding = "(.*)"$/m);
-  const bucket = str(/^bucket_name = "(.*)"$/m);
-  return {
-    compatibility_date: str(/^compatibility_date = "(.*)"$/m) ?? "2026-11-01",
-    compatibility_flags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1]!),
-    vars,
-    r2_buckets: binding && bucket ? [{ binding, bucket_name: bucket }] : [],
-  };
-}

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wranglerNames } from "../../infra/check/names.ts";
 // wrangler's own Miniflare, so the workerd here is the one `wrangler dev` runs.
 import {
   convertV4MiniflareOptions,
@@ -13,14 +14,8 @@ import { encodeFrame } from "../../proto/frame.ts";
 import { BlockIDSchema, BlockRangeSchema } from "../../proto/index.ts";
 import { buildSeed } from "../support/seed-ranges.ts";
 
-const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
-const compatibilityDate = /^compatibility_date = "(.*)"$/m.exec(toml)![1]!;
-const compatibilityFlags = [
-  ...(/^compatibility_flags = \[(.*)\]$/m.exec(toml)?.[1] ?? "").matchAll(/"([^"]+)"/g),
-].map((m) => m[1]!);
-const vars: Record<string, string> = {};
-for (const m of (/^\[vars\]\n([\s\S]*?)(?=^\[)/m.exec(toml)?.[1] ?? "").matchAll(/^([A-Z0-9_]+) = "(.*)"$/gm))
-  vars[m[1]!] = m[2]!;
+/** wrangler.toml's settings: what a deployed edge runs with. */
+const toml = wranglerNames(readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8"));
 
 /** 663188 down to 663151: sealed mainnet ranges of the seed, sent descending, so buffered. */
 const DOWN = { from: 663188, to: 663151 };
@@ -96,10 +91,10 @@ describe("the edge, when a storage read stalls mid-body (workerd, real sockets)"
             name: "edge",
             modules: true,
             script: out.outputFiles[0]!.text,
-            compatibilityDate,
-            compatibilityFlags,
+            compatibilityDate: toml.compatibilityDate,
+            compatibilityFlags: toml.compatibilityFlags,
             bindings: {
-              ...vars,
+              ...Object.fromEntries(toml.varValues),
               NETWORKS: "mainnet,testnet",
               ORIGIN_URL: "",
               STORE_PUBLIC_URL: store.url,

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
+import { wranglerNames } from "../../infra/check/names.ts";
 // wrangler's own Miniflare, so the workerd here is the one `wrangler dev` runs.
 import {
   convertV4MiniflareOptions,
@@ -9,11 +10,9 @@ import {
 } from "../../node_modules/wrangler/node_modules/miniflare/dist/src/index.js";
 
 /** wrangler.toml's compatibility settings: what a deployed edge runs with. */
-const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
-const compatibilityDate = /^compatibility_date = "(.*)"$/m.exec(toml)![1]!;
-const compatibilityFlags = [
-  ...(/^compatibility_flags = \[(.*)\]$/m.exec(toml)?.[1] ?? "").matchAll(/"([^"]+)"/g),
-].map((m) => m[1]!);
+const { compatibilityDate, compatibilityFlags } = wranglerNames(
+  readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8"),
+);
 
 interface Held {
   held: number;
