@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_SPAN_READ_BYTES } from "./blocks/buffer-budget.ts";
+import { DEFAULT_SPAN_READ_BYTES } from "../proto/range/index.ts";
+import { DEFAULT_MAX_BUFFERED_BYTES } from "./blocks/buffer-budget.ts";
 import { DEFAULT_SUBREQUEST_BUDGET } from "./blocks/plan.ts";
 import { readConfig } from "./config.ts";
 import type { Env } from "./env.ts";

@@ -1,5 +1,6 @@
 import { LightedgeError } from "../proto/errors.ts";
-import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_SPAN_READ_BYTES } from "./blocks/buffer-budget.ts";
+import { DEFAULT_SPAN_READ_BYTES } from "../proto/range/index.ts";
+import { DEFAULT_MAX_BUFFERED_BYTES } from "./blocks/buffer-budget.ts";
 import { DEFAULT_SUBREQUEST_BUDGET, maxRangesFor } from "./blocks/plan.ts";
 import type { Env } from "./env.ts";
 import { DEFAULT_MAX_HISTORY_RECORDS, maxHistoryReadsFor } from "./history/budget.ts";

@@ -57,7 +57,7 @@ export interface Env {
   /**
    * Most bytes of one range's stored span such a read reads at once: a larger span (a spam-era
    * range) is read in runs of ranged reads, one held at a time (default 4 MiB:
-   * edge/blocks/buffer-budget.ts).
+   * proto/range/span-runs.ts).
    */
   SPAN_READ_BYTES?: string;
 

@@ -14,21 +14,6 @@ import { heldUntilCancelled, requestCancelled } from "../request-scope.ts";
 export const DEFAULT_MAX_BUFFERED_BYTES = 48 * 1024 * 1024;
 
 /**
- * Most bytes of one range's span a buffered read holds (SPAN_READ_BYTES unless set): a larger span
- * is read in runs of ranged reads (span-runs.ts). A 2022–23 spam-era mainnet range is ≈ 42 MB
- * shielded (89 MB in the scale generator's shape). Under Miniflare (2026-12-07, Worker alone, one
- * generated 89 MB range sent descending), the isolate's memory peaked at 91 MiB read whole, and at
- * 43 / 49 / 52 / 59 MiB in runs of 2 / 4 / 8 / 16 MiB; three such ranges at once at 178 MiB whole,
- * 66 / 87 / 93–101 / 133 MiB in runs (what V8 had not yet collected; each request holds one run).
- * Runs were no slower (0.66 s against 0.9–1.6 s for one range: a run is read while the one before
- * is sent). 4 MiB: an ordinary range is one read or a few; a mainnet spam-era one ≈ 11 instead
- * of one, paid from the subrequests its
- * request's plan leaves unused (plan.ts spareCallsFor; past them a span is read whole, under the
- * allowance above).
- */
-export const DEFAULT_SPAN_READ_BYTES = 4 * 1024 * 1024;
-
-/**
  * Longest a read waits for room before the call ends Unavailable (when its own deadline is later
  * or unset; wallets mostly set none): long enough for another call to send a spam-era range to a
  * slow wallet, short enough that a client retrying is not left hanging behind a stalled reader.

@@ -5,14 +5,20 @@ import { encodeFrame, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import { type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
 import type { RangeSource } from "../../proto/pools.ts";
 import type { ChainCheck } from "../../proto/range/chain-link.ts";
-import { blockInfo, frameSpan, type HashIndexLevel, type HeadBundles } from "../../proto/range/index.ts";
+import {
+  blockInfo,
+  frameSpan,
+  type HashIndexLevel,
+  type HeadBundles,
+  type Run,
+  spanRuns,
+} from "../../proto/range/index.ts";
 import type { RangeReader, SpanRead, WholeRead } from "../../proto/range/reader.ts";
 import { beforeDeadline } from "../../proto/wire/deadline.ts";
 import { readAll } from "../store/read-all.ts";
 import type { ResponseSink } from "../wire/sink.ts";
 import { holdBuffer } from "./buffer-budget.ts";
 import { extraCallsOf, type Segment } from "./plan.ts";
-import { type Run, spanRuns } from "./span-runs.ts";
 
 /**
  * A sealed segment's storage read, its body the storage's native stream: a span with the range's
@@ -24,7 +30,7 @@ export type SealedRead = BufferedRead | WholeRead<ReadableStream<Uint8Array>>;
 
 export type BufferedRead = SpanRead<ReadableStream<Uint8Array>> & { runs?: LaterRuns };
 
-/** A span read run by run (span-runs.ts): the first run (the read's own body), then the rest. */
+/** A span read run by run (proto/range/span-runs.ts): the first run (the read's own body), then the rest. */
 export interface LaterRuns {
   first: Run;
   rest: readonly Run[];

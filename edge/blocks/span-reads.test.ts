@@ -42,7 +42,7 @@ function counted(extra: Partial<Env>) {
 
 /**
  * A buffered read (descending, re-projected, JSON) of a span larger than SPAN_READ_BYTES reads it in
- * runs of ranged reads from its sending end, holding one run at a time (edge/blocks/span-runs.ts):
+ * runs of ranged reads from its sending end, holding one run at a time (proto/range/span-runs.ts):
  * a spam-era range sent descending no longer needs its whole span in the isolate.
  */
 describe.skipIf(fixture === null)("a large span read in runs", () => {

@@ -1,12 +1,18 @@
 import { env } from "cloudflare:test";
 import { Code } from "@connectrpc/connect";
 import { beforeAll, describe, expect, it } from "vitest";
-import { decodeHead, headEndsLevels, headKey, rangeKeys } from "../../proto/range/index.ts";
+import {
+  DEFAULT_SPAN_READ_BYTES,
+  decodeHead,
+  headEndsLevels,
+  headKey,
+  rangeKeys,
+} from "../../proto/range/index.ts";
 import { startDeadline } from "../../proto/wire/deadline.ts";
 import { createR2Reader } from "../store/r2-reader.ts";
 import { createRangeReaders } from "../store/range-store.ts";
 import { b64, type EdgeFixture, fixture, seedBucket } from "../testing/fixture.ts";
-import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_SPAN_READ_BYTES } from "./buffer-budget.ts";
+import { DEFAULT_MAX_BUFFERED_BYTES } from "./buffer-budget.ts";
 import {
   type RangeStream,
   readConnections,

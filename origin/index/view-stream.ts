@@ -1,6 +1,6 @@
 import { encodeFrame } from "../../proto/frame.ts";
 import type { Link } from "../../proto/range/chain-link.ts";
-import { frameOf, wireHashView, wirePrevHashView } from "../../proto/range/index.ts";
+import { frameOf, type RangeMeta, wireHashView, wirePrevHashView } from "../../proto/range/index.ts";
 import type { ChainBlock, Projection } from "./chain-view.ts";
 import type { SealedSpan } from "./sealed-reader.ts";
 import type { IndexedBlock } from "./tail.ts";
@@ -48,8 +48,9 @@ export const asBlocks: Emit<ChainBlock> = {
   }),
 };
 
-export const sealedLink = (span: SealedSpan, height: number): Link => ({
+/** The chain link of a sealed height, from its range's metadata. */
+export const sealedLink = (meta: RangeMeta, height: number): Link => ({
   height,
-  wireHash: wireHashView(span.meta, height),
-  wirePrevHash: wirePrevHashView(span.meta, height),
+  wireHash: wireHashView(meta, height),
+  wirePrevHash: wirePrevHashView(meta, height),
 });

@@ -49,9 +49,12 @@ function viewOver(store: BlobStore, sealedRanges: number, tailBlocks: SealedBloc
   return createChainView({ tail, sealed, rangeSize: SIZE, head: () => head, floor: () => 0 });
 }
 
-/** A view over ranges 0..count-1 whose sealed reads and store reads of metadata are counted. */
-function countingView(store: BlobStore, sealedRanges: number) {
-  const reads = { spans: 0, whole: 0, metaObjects: 0 };
+/**
+ * A view over ranges 0..count-1 whose sealed reads (with their heights) and store reads of metadata
+ * are counted; `spanReadBytes` as the view's source gives it.
+ */
+function countingView(store: BlobStore, sealedRanges: number, spanReadBytes?: number) {
+  const reads = { spans: 0, whole: 0, metaObjects: 0, heights: [] as [number, number][] };
   const counted: BlobStore = {
     ...store,
     get(key, span) {
@@ -64,6 +67,7 @@ function countingView(store: BlobStore, sealedRanges: number) {
     ...inner,
     read(projection, lo, hi) {
       reads.spans++;
+      reads.heights.push([lo, hi]);
       return inner.read(projection, lo, hi);
     },
     async readVerifiedWhole(projection, index) {
@@ -82,6 +86,7 @@ function countingView(store: BlobStore, sealedRanges: number) {
     rangeSize: SIZE,
     head: () => head,
     floor: () => 0,
+    spanReadBytes,
   });
   return { view, reads };
 }
@@ -142,6 +147,40 @@ describe("the chain view over sealed ranges and the tail", () => {
     }
   });
 
+  it("reads a range block by block in runs of at most spanReadBytes, the sending end first, the same frames", async () => {
+    const { dir, store, stored } = await sealedStore(2);
+    try {
+      const hex = (f: Uint8Array) => Buffer.from(f).toString("hex");
+      const bytesOf = ([lo, hi]: [number, number]) =>
+        stored.slice(lo, hi + 1).reduce((n, f) => n + f.length, 0);
+      const limit = 3 * Math.max(...stored.map((f) => f.length));
+      const runs = countingView(store, 2, limit);
+      const down = await collect(runs.view.blocks("full", 19, 0));
+      expect(down.map((b) => hex(b.frame))).toEqual([...stored].reverse().map(hex));
+      expect(runs.reads.spans).toBeGreaterThan(2);
+      for (const run of runs.reads.heights) expect(bytesOf(run)).toBeLessThanOrEqual(limit);
+      // Each range's first read holds its highest heights; together the reads cover every height once.
+      expect(runs.reads.heights[0]![1]).toBe(19);
+      expect(runs.reads.heights.flatMap(([lo, hi]) => [lo, hi]).sort((a, b) => a - b)[0]).toBe(0);
+      expect(runs.reads.heights.reduce((n, [lo, hi]) => n + hi - lo + 1, 0)).toBe(20);
+      // Ascending block by block reads in runs too; ascending frame runs are one read per range.
+      const up = countingView(store, 2, limit);
+      expect((await collect(up.view.blocks("full", 0, 19))).map((b) => hex(b.frame))).toEqual(
+        stored.map(hex),
+      );
+      expect(up.reads.spans).toBe(runs.reads.spans);
+      const piped = countingView(store, 2, limit);
+      await collect(piped.view.blockFrames("full", 0, 19, { runs: true }));
+      expect(piped.reads.spans).toBe(2);
+      // By default (4 MiB) a small range is one read.
+      const plain = countingView(store, 2);
+      await collect(plain.view.blocks("full", 19, 0));
+      expect(plain.reads.spans).toBe(2);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it("reads ascending sealed runs into the caller's buffers (BlockFramesOptions.into), nothing else", async () => {
     const { dir, store, stored } = await sealedStore(3);
     try {
@@ -176,17 +215,17 @@ describe("the chain view over sealed ranges and the tail", () => {
       const { view, reads } = countingView(store, 3);
       const first = await collect(view.blockFrames("full", 0, 29, { runs: true }));
       expect(Buffer.concat(first).equals(Buffer.concat(stored.slice(0, 30)))).toBe(true);
-      expect(reads).toEqual({ spans: 3, whole: 0, metaObjects: 3 });
+      expect(reads).toMatchObject({ spans: 3, whole: 0, metaObjects: 3 });
       // Each range was checked whole (verifySection) by that read: now its ends are enough.
       const again = await collect(view.blockFrames("full", 0, 29, { runs: true }));
       expect(again).toHaveLength(3);
       expect(Buffer.concat(again).equals(Buffer.concat(stored.slice(0, 30)))).toBe(true);
-      expect(reads).toEqual({ spans: 3, whole: 3, metaObjects: 3 });
+      expect(reads).toMatchObject({ spans: 3, whole: 3, metaObjects: 3 });
       // Partial ranges still need the block table; another projection is checked whole first.
       const partial = await collect(view.blockFrames("full", 5, 24, { runs: true }));
       expect(Buffer.concat(partial).equals(Buffer.concat(stored.slice(5, 25)))).toBe(true);
       await collect(view.blockFrames("shielded", 0, 29, { runs: true }));
-      expect(reads).toEqual({ spans: 8, whole: 4, metaObjects: 3 });
+      expect(reads).toMatchObject({ spans: 8, whole: 4, metaObjects: 3 });
       // Descending never: its checks need each block's hashes.
       await collect(view.blockFrames("full", 29, 0, { runs: true }));
       expect(reads.whole).toBe(4);

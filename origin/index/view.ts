@@ -1,7 +1,13 @@
 import { displayHex, equalBytes, wireHashOf } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { ChainCheck } from "../../proto/range/chain-link.ts";
-import { blockInfo, type HeadObject, rangeIndexOf } from "../../proto/range/index.ts";
+import {
+  blockInfo,
+  DEFAULT_SPAN_READ_BYTES,
+  type HeadObject,
+  rangeIndexOf,
+  spanRuns,
+} from "../../proto/range/index.ts";
 import type { BlockMeta, ChainView, Projection, TipInfo } from "./chain-view.ts";
 import type { SealedReader } from "./sealed-reader.ts";
 import type { Tail } from "./tail.ts";
@@ -24,6 +30,8 @@ export interface ViewSource {
    * or the node's answer); the view keeps the one whose metadata names the hash. Optional.
    */
   resolveHeights?(displayHash: string): Promise<readonly number[]>;
+  /** Most bytes of a range's span a block-by-block stream reads at once (default DEFAULT_SPAN_READ_BYTES). */
+  spanReadBytes?: number;
 }
 
 /** The ChainView plus the hook the indexer calls after every tip change. */
@@ -38,6 +46,7 @@ const WHERE = "chain-view";
 export function createChainView(src: ViewSource): IndexView {
   const listeners = new Set<(tip: TipInfo) => void>();
   const sealedTip = () => src.head()?.tip?.height ?? -1;
+  const spanReadBytes = src.spanReadBytes ?? DEFAULT_SPAN_READ_BYTES;
 
   const halted = () => src.halted?.();
   const withheld = (reason: string) =>
@@ -126,20 +135,30 @@ export function createChainView(src: ViewSource): IndexView {
             continue;
           }
         }
-        // Only a run yielded whole may go into the caller's buffer (BlockFramesOptions.into).
-        const runInto = ascending && emit.sealedRun !== undefined ? into : undefined;
-        const span = await src.sealed.read(projection, Math.min(h, edge), Math.max(h, edge), {
-          into: runInto,
-        });
-        chain.run(sealedLink(span, h), sealedLink(span, edge));
         if (ascending && emit.sealedRun !== undefined) {
+          // Yielded whole, so it may go into the caller's buffer (BlockFramesOptions.into).
+          const span = await src.sealed.read(projection, h, edge, { into });
+          chain.run(sealedLink(span.meta, h), sealedLink(span.meta, edge));
           if (signal?.aborted) return;
           yield emit.sealedRun(span, h, edge);
-        } else
-          for (let k = h; ascending ? k <= edge : k >= edge; k += step) {
+        } else {
+          // Block by block (descending, or a consumer of blocks): read in runs of at most
+          // spanReadBytes, so a stream holds one run, not a whole range (a spam-era range is
+          // ≈ 42 MB shielded; proto/range/span-runs.ts). Partial reads are trusted within the
+          // metadata's bounds, as every partial read is (sealed-reader.ts).
+          const meta = await src.sealed.meta(index);
+          chain.run(sealedLink(meta, h), sealedLink(meta, edge));
+          const offsets = meta.offsets[projection];
+          for (const run of spanRuns(offsets, meta.firstHeight, h, edge, spanReadBytes)) {
             if (signal?.aborted) return;
-            yield emit.sealed(span, k);
+            const lo = Math.min(run.from, run.to);
+            const span = await src.sealed.read(projection, lo, Math.max(run.from, run.to));
+            for (let k = run.from; ascending ? k <= run.to : k >= run.to; k += step) {
+              if (signal?.aborted) return;
+              yield emit.sealed(span, k);
+            }
           }
+        }
         h = edge + step;
         continue;
       }

@@ -112,6 +112,7 @@ export {
   type SpanReadOptions,
   type WholeRead,
 } from "./reader.ts";
+export { DEFAULT_SPAN_READ_BYTES, type Run, spanRuns } from "./span-runs.ts";
 export type {
   BlockInfo,
   EncodedRange,
