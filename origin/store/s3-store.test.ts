@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -126,5 +128,61 @@ describe("the S3 store against moto_server", () => {
     });
     await expect(store.get("anything.bin")).rejects.toMatchObject({ kind: "unavailable" });
     await expect(store.put("anything.bin", new Uint8Array(1))).rejects.toMatchObject({ kind: "unavailable" });
+  });
+});
+
+/**
+ * A bucket endpoint that answers a GET's headers and its first bytes, then sends nothing (and takes
+ * a PUT's body without ever answering), holding every connection open: what a stalled S3
+ * front end looks like to the SDK. moto cannot stall, so this stands in for it.
+ */
+async function stallingEndpoint() {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.method ?? "");
+    req.resume();
+    if (req.method === "GET") {
+      res.writeHead(200, { "content-length": "100", etag: '"e"' });
+      res.write(Buffer.alloc(10));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+describe("the S3 store against a bucket that stalls", () => {
+  it("fails a read stalled mid-body and a write never answered Unavailable after the idle bound, retried, not hung", async () => {
+    const stalling = await stallingEndpoint();
+    try {
+      const store = createS3Store({
+        bucket: "b",
+        endpoint: stalling.endpoint,
+        region: "us-east-1",
+        forcePathStyle: true,
+        credentials: { accessKeyId: "a", secretAccessKey: "s" },
+        idleTimeoutMs: 300,
+      });
+      const started = Date.now();
+      await expect(store.get("stalled.bin")).rejects.toMatchObject({
+        kind: "unavailable",
+        message: expect.stringMatching(/^S3 get stalled\.bin: /),
+      });
+      await expect(store.put("stalled.bin", new Uint8Array(16))).rejects.toMatchObject({
+        kind: "unavailable",
+        message: expect.stringMatching(/^S3 put stalled\.bin: /),
+      });
+      // Each timed-out request is retried by the SDK (maxAttempts 3), then the call fails.
+      expect(stalling.requests.filter((m) => m === "PUT").length).toBeGreaterThanOrEqual(1);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      stalling.close();
+    }
   });
 });

@@ -27,9 +27,23 @@ export interface S3StoreConfig {
   credentials?: { accessKeyId: string; secretAccessKey: string };
   /** Objects above this many bytes go up in parts of this size (≥ 5 MiB: S3's part minimum). */
   partBytes?: number;
+  /** A connection attempt is abandoned after this long (default CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+  /** A request whose socket moves no byte for this long fails (default IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
 }
 
 const DEFAULT_PART_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The SDK's Node handler waits forever by default (connectionTimeout and socketTimeout 0): a bucket
+ * that accepts a GET and stalls mid-body would hang the stream reading it (without a client
+ * deadline, for good) and a sealer's upload. These bound a connection attempt and a socket that
+ * moves nothing; a slow but moving transfer (a 16 MiB part) is never cut. The SDK retries a timed
+ * out request (maxAttempts), then the call fails Unavailable.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+export const IDLE_TIMEOUT_MS = 30_000;
 
 /**
  * S3 (or R2's S3 endpoint, MinIO…) as a blob store. Every upload carries its SHA-256 so the server
@@ -137,5 +151,9 @@ function clientConfig(config: S3StoreConfig): S3ClientConfig {
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
     maxAttempts: 3,
+    requestHandler: {
+      connectionTimeout: config.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+      socketTimeout: config.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
+    },
   };
 }
