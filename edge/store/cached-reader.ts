@@ -1,6 +1,6 @@
 import { afterResponse } from "../request-scope.ts";
 import type { ByteRange, ObjectInfo, ObjectReader, StoredObject } from "./object-reader.ts";
-import { readAll } from "./read-all.ts";
+import { readAll, storageReadMs } from "./read-all.ts";
 
 /**
  * The Workers Cache API in front of the store for immutable objects (docs/workers-platform.md §3):
@@ -125,11 +125,25 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
     etag: object.etag,
     "cache-control": "public, max-age=31536000, immutable",
   });
+  /**
+   * A data object streamed into the cache whole: false when it is absent, or when its body has not
+   * gone in within storageReadMs of its size. A storage read stalled mid-body never ends the put,
+   * so unbounded it would hang the call (storage's ranged read is tried instead; its own bound
+   * applies there).
+   */
   const fill = async (key: string, url: string): Promise<boolean> => {
     const object = await inner.get(key);
     if (object === null) return false;
-    await cache.put(url, new Response(object.body, { headers: cacheHeaders(object) }));
-    return true;
+    const put = cache.put(url, new Response(object.body, { headers: cacheHeaders(object) }));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), storageReadMs(object.size));
+    });
+    try {
+      return await Promise.race([put.then(() => true), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   };
   /** A small object's miss: read whole, answered from its bytes, put in the cache after the response. */
   const fillSmall = async (key: string, url: string, range?: ByteRange): Promise<StoredObject | null> => {

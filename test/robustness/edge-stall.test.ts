@@ -69,6 +69,32 @@ describe("the edge, when a storage read stalls mid-body (workerd, real sockets)"
   let mf: Miniflare;
   let edgeUrl: URL;
   let store: Awaited<ReturnType<typeof startStallingStore>>;
+  let script: string;
+
+  /** The edge bundle under workerd with wrangler.toml's settings, reading the stalling store. */
+  const startEdge = (bindings: Record<string, string>) =>
+    new Miniflare(
+      convertV4MiniflareOptions({
+        host: "127.0.0.1",
+        port: 0,
+        workers: [
+          {
+            name: "edge",
+            modules: true,
+            script,
+            compatibilityDate: toml.compatibilityDate,
+            compatibilityFlags: toml.compatibilityFlags,
+            bindings: {
+              ...Object.fromEntries(toml.varValues),
+              NETWORKS: "mainnet,testnet",
+              ORIGIN_URL: "",
+              STORE_PUBLIC_URL: store.url,
+              ...bindings,
+            },
+          },
+        ],
+      }),
+    );
 
   beforeAll(async () => {
     store = await startStallingStore(buildSeed().objects);
@@ -82,28 +108,9 @@ describe("the edge, when a storage read stalls mid-body (workerd, real sockets)"
       external: ["node:*", "cloudflare:*"],
       write: false,
     });
-    mf = new Miniflare(
-      convertV4MiniflareOptions({
-        host: "127.0.0.1",
-        port: 0,
-        workers: [
-          {
-            name: "edge",
-            modules: true,
-            script: out.outputFiles[0]!.text,
-            compatibilityDate: toml.compatibilityDate,
-            compatibilityFlags: toml.compatibilityFlags,
-            bindings: {
-              ...Object.fromEntries(toml.varValues),
-              NETWORKS: "mainnet,testnet",
-              ORIGIN_URL: "",
-              STORE_PUBLIC_URL: store.url,
-              CACHE_HOT_RANGES: "off",
-            },
-          },
-        ],
-      }),
-    );
+    script = out.outputFiles[0]!.text;
+    // The Cache API off: the seed's ranges are the newest, whose data objects it would fill whole.
+    mf = startEdge({ CACHE_HOT_RANGES: "off" });
     edgeUrl = await mf.ready;
   }, 120_000);
 
@@ -124,13 +131,13 @@ describe("the edge, when a storage read stalls mid-body (workerd, real sockets)"
    * A range over gRPC-web on a socket of its own (descending unless `up`): the request, and its
    * answer — the bytes, and whether the response ended whole or was cut.
    */
-  function openRange(up = false) {
+  function openRange(up = false, url = edgeUrl) {
     const [start, end] = up ? [DOWN.to, DOWN.from] : [DOWN.from, DOWN.to];
     const range = create(BlockRangeSchema, {
       start: { height: BigInt(start) },
       end: { height: BigInt(end) },
     });
-    const req = http.request(new URL("/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlockRange", edgeUrl), {
+    const req = http.request(new URL("/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlockRange", url), {
       method: "POST",
       headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" },
     });
@@ -200,5 +207,29 @@ describe("the edge, when a storage read stalls mid-body (workerd, real sockets)"
     expect(await bufferedBytes()).toBe(0);
     await until(async () => store.counts.closed === store.counts.stalled);
     expect(store.counts.closed).toBe(store.counts.stalled);
+  }, 60_000);
+
+  it("gives up a Cache API fill whose storage body stalls, then reads storage directly, bounded too", async () => {
+    // The Cache API on (wrangler.toml's CACHE_HOT_RANGES): the seed's ranges are hot, so the first
+    // read of a range streams its whole data object into the cache (edge/store/cached-reader.ts).
+    const hot = startEdge({});
+    try {
+      const url = await hot.ready;
+      const before = { ...store.counts };
+      const started = Date.now();
+      const { text, whole } = await openRange(true, url).answer;
+      const elapsed = Date.now() - started;
+      // The fill's bound (10 s for a small object), then the ranged read's pipe bound (10 s): cut.
+      expect(whole).toBe(false);
+      expect(text).not.toMatch(/grpc-status/);
+      expect(elapsed).toBeGreaterThanOrEqual(19_500);
+      expect(elapsed).toBeLessThan(45_000);
+      // The whole object for the fill, then the range itself: both stalled, both closed.
+      expect(store.counts.stalled - before.stalled).toBeGreaterThanOrEqual(2);
+      await until(async () => store.counts.closed === store.counts.stalled);
+      expect(store.counts.closed).toBe(store.counts.stalled);
+    } finally {
+      await hot.dispose();
+    }
   }, 60_000);
 });
