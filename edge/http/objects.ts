@@ -1,5 +1,5 @@
 import type { EdgeServices } from "../services.ts";
-import { cacheUrlOf } from "../store/cached-reader.ts";
+import { cacheUrlOf, putWithin } from "../store/cached-reader.ts";
 import type { ObjectInfo, ObjectReader, StoredObject } from "../store/index.ts";
 import { answerFor } from "./conditional.ts";
 
@@ -40,11 +40,8 @@ export async function serveObject(s: EdgeServices, req: Request): Promise<Respon
     if (whole === undefined) {
       const object = await s.reader.get(key);
       if (object === null) return new Response("not found\n", { status: 404 });
-      await cache.put(
-        cacheKey,
-        new Response(object.body, { headers: headersOf(object, sealed, cacheControl) }),
-      );
-      whole = await cache.match(cacheKey);
+      const response = new Response(object.body, { headers: headersOf(object, sealed, cacheControl) });
+      if (await putWithin(cache, cacheKey, response, object.size)) whole = await cache.match(cacheKey);
     }
     if (whole !== undefined) return fromWhole(cache, cacheKey, whole, req);
   }

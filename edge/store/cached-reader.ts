@@ -125,25 +125,11 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
     etag: object.etag,
     "cache-control": "public, max-age=31536000, immutable",
   });
-  /**
-   * A data object streamed into the cache whole: false when it is absent, or when its body has not
-   * gone in within storageReadMs of its size. A storage read stalled mid-body never ends the put,
-   * so unbounded it would hang the call (storage's ranged read is tried instead; its own bound
-   * applies there).
-   */
+  /** A data object streamed into the cache whole: false when it is absent or the put gave up (putWithin). */
   const fill = async (key: string, url: string): Promise<boolean> => {
     const object = await inner.get(key);
     if (object === null) return false;
-    const put = cache.put(url, new Response(object.body, { headers: cacheHeaders(object) }));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), storageReadMs(object.size));
-    });
-    try {
-      return await Promise.race([put.then(() => true), late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return putWithin(cache, url, new Response(object.body, { headers: cacheHeaders(object) }), object.size);
   };
   /** A small object's miss: read whole, answered from its bytes, put in the cache after the response. */
   const fillSmall = async (key: string, url: string, range?: ByteRange): Promise<StoredObject | null> => {
@@ -218,6 +204,29 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
       return inner.get(key, range);
     },
   };
+}
+
+/**
+ * Streams a stored object of `size` bytes into the cache: true once it is in, false when its body
+ * has not gone in within storageReadMs(size). A storage read stalled mid-body never ends the put,
+ * so unbounded it would hang the call; callers read storage directly instead, whose own bounds
+ * apply. The abandoned put is left to the runtime, which ends it with the request.
+ */
+export async function putWithin(
+  cache: Cache,
+  key: RequestInfo,
+  response: Response,
+  size: number,
+): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), storageReadMs(size));
+  });
+  try {
+    return await Promise.race([cache.put(key, response).then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A whole object's bytes as a StoredObject, or the range of them (clamped to the end, as storage does). */
