@@ -1,3 +1,4 @@
+import { withinMs } from "../../proto/wire/deadline.ts";
 import { afterResponse } from "../request-scope.ts";
 import type { ByteRange, ObjectInfo, ObjectReader, StoredObject } from "./object-reader.ts";
 import { readAll, storageReadMs } from "./read-all.ts";
@@ -212,21 +213,17 @@ export function createCachedReader(inner: ObjectReader, cache: Cache, policy: Ca
  * so unbounded it would hang the call; callers read storage directly instead, whose own bounds
  * apply. The abandoned put is left to the runtime, which ends it with the request.
  */
-export async function putWithin(
+export function putWithin(
   cache: Cache,
   key: RequestInfo,
   response: Response,
   size: number,
 ): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), storageReadMs(size));
-  });
-  try {
-    return await Promise.race([cache.put(key, response).then(() => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withinMs(
+    cache.put(key, response).then(() => true),
+    storageReadMs(size),
+    () => false,
+  );
 }
 
 /** A whole object's bytes as a StoredObject, or the range of them (clamped to the end, as storage does). */

@@ -1,6 +1,6 @@
 import { LightedgeError } from "../../proto/errors.ts";
 import type { ReadObject } from "../../proto/range/index.ts";
-import { beforeDeadline } from "../../proto/wire/deadline.ts";
+import { beforeDeadline, withinMs } from "../../proto/wire/deadline.ts";
 import type { ObjectReader } from "./object-reader.ts";
 
 /**
@@ -28,26 +28,14 @@ export async function readAll(
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
   const ms = storageReadMs(length);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new LightedgeError(
-            "unavailable",
-            "edge.store",
-            `${what}: the store did not send its ${length} bytes within ${Math.round(ms / 1000)} s`,
-          ),
-        ),
-      ms,
+  const bytes = withinMs(new Response(body).arrayBuffer(), ms, () => {
+    throw new LightedgeError(
+      "unavailable",
+      "edge.store",
+      `${what}: the store did not send its ${length} bytes within ${Math.round(ms / 1000)} s`,
     );
   });
-  try {
-    const bytes = new Response(body).arrayBuffer();
-    return new Uint8Array(await beforeDeadline(signal, Promise.race([bytes, stalled])));
-  } finally {
-    clearTimeout(timer);
-  }
+  return new Uint8Array(await beforeDeadline(signal, bytes));
 }
 
 /** A stored object's bytes: those the reader already holds, else its body drained (readAll). */

@@ -6,6 +6,7 @@ import {
 } from "@connectrpc/connect/protocol-connect";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
 import { encodeFrame, FLAG_CONNECT_END_STREAM, FLAG_DATA } from "../../proto/frame.ts";
+import { withinMs } from "../../proto/wire/deadline.ts";
 import { type ReadFrame, readFrames } from "../../proto/wire/frames.ts";
 
 /** The bound: with the origin down, tail and node-only calls fail within 1 s. */
@@ -178,20 +179,16 @@ function idleBoundedBody(
     {
       async pull(out) {
         const read = reader.read();
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const quiet = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(onIdle()), ms);
-        });
         try {
-          const chunk = await Promise.race([read, quiet]);
+          const chunk = await withinMs(read, ms, () => {
+            throw onIdle();
+          });
           if (chunk.done) out.close();
           else out.enqueue(chunk.value);
         } catch (err) {
           read.catch(() => {});
           reader.cancel(err).catch(() => {});
           out.error(err);
-        } finally {
-          clearTimeout(timer);
         }
       },
       cancel: (reason) => reader.cancel(reason),

@@ -77,3 +77,25 @@ export function beforeDeadline<T>(signal: AbortSignal | undefined, work: Promise
     );
   });
 }
+
+/**
+ * `work`, or what `late()` returns (or throws) once `ms` have passed first; the timer goes with the
+ * wait. `work` is abandoned, not cancelled: its owner closes it (a Worker's request ends its I/O).
+ */
+export async function withinMs<T>(work: Promise<T>, ms: number, late: () => T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<T>((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(late());
+      } catch (err) {
+        reject(err);
+      }
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
