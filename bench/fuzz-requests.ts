@@ -1,14 +1,18 @@
 // The request fuzzers at scale (the tests run a few thousand cases; this runs millions):
 //   node bench/fuzz-requests.ts [--cases 1000000] [--seed 1] [--concurrency 8] [--devnode-cases 100000]
+//                               [--edge-cases 100000]
 // Starts a dev node, an indexer and the origin (origin/serve/testing.ts), fuzzes every origin
-// route and protocol (test/robustness/fuzz-requests.ts), then the dev node's JSON-RPC and control
-// API in a process of its own (test/robustness/fuzz-devnode.ts). Prints findings (deduplicated)
-// and a JSON summary; exits 1 when the origin had any finding.
+// route and protocol (test/robustness/fuzz-requests.ts); then the edge as `npm start` runs it
+// (wrangler dev's workerd in front of its own origin, test/support/wallet-system.ts) with the same
+// cases over HTTP/1.1; then the dev node's JSON-RPC and control API in a process of its own
+// (test/robustness/fuzz-devnode.ts). Prints findings (deduplicated) and a JSON summary; exits 1
+// when the origin or the edge had any finding.
 import { parseArgs } from "node:util";
 import { clientFor, startStack } from "../origin/serve/testing.ts";
 import { startDevnodeProcess } from "../test/robustness/devnode-process.ts";
 import { describeDevnodeFinding, runDevnodeFuzz } from "../test/robustness/fuzz-devnode.ts";
-import { describeFinding, runRequestFuzz } from "../test/robustness/fuzz-requests.ts";
+import { describeFinding, type FuzzRunResult, runRequestFuzz } from "../test/robustness/fuzz-requests.ts";
+import { startWalletSystem } from "../test/support/wallet-system.ts";
 
 const { values } = parseArgs({
   options: {
@@ -16,6 +20,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     concurrency: { type: "string", default: "8" },
     "devnode-cases": { type: "string", default: "100000" },
+    "edge-cases": { type: "string", default: "100000" },
   },
 });
 const cases = Number(values.cases);
@@ -39,10 +44,69 @@ const origin = await runRequestFuzz({
 const originSeconds = (performance.now() - started) / 1000;
 const stillServing = (await clientFor("grpc", stack.server.url).getLatestBlock({})).height === BigInt(tip);
 await stack.close();
-const unique = new Map<string, string>();
-for (const f of origin.findings)
-  unique.set(`${f.kind} ${f.detail.slice(0, 60)} ${f.case.path}`, describeFinding(f));
-for (const line of unique.values()) process.stdout.write(`origin finding: ${line.slice(0, 400)}\n`);
+/** Findings once per kind, detail and path. */
+function printFindings(server: string, result: FuzzRunResult): void {
+  const unique = new Map<string, string>();
+  for (const f of result.findings)
+    unique.set(`${f.kind} ${f.detail.slice(0, 60)} ${f.case.path}`, describeFinding(f));
+  for (const line of unique.values()) process.stdout.write(`${server} finding: ${line.slice(0, 400)}\n`);
+}
+
+/** A fuzz run's summary figures. */
+function summarize(result: FuzzRunResult, seconds: number, stillServing: boolean) {
+  const byKind: Record<string, number> = {};
+  for (const f of result.findings) byKind[f.kind] = (byKind[f.kind] ?? 0) + 1;
+  return {
+    cases: result.cases,
+    seed,
+    answered: result.answered,
+    findings: result.findings.length,
+    byKind,
+    seconds: Number(seconds.toFixed(1)),
+    requestsPerSecond: Math.round(result.cases / seconds),
+    stillServing,
+  };
+}
+
+printFindings("origin", origin);
+
+// The edge (HTTP/1.1 only under workerd here: native gRPC cases go over HTTP/1.1, and it must
+// refuse them with an HTTP status) in front of an origin of its own, sealed ranges and tail.
+const edgeCases = Number(values["edge-cases"]);
+let edgeSummary: ReturnType<typeof summarize> | undefined;
+if (edgeCases > 0) {
+  const system = await startWalletSystem({
+    chain: { synthetic: { blocks: 60, seed: "fuzz-bench-edge" } },
+    rangeSize: 10,
+    sealDepth: 12,
+  });
+  try {
+    const edgeTip = await system.settle(120_000);
+    await system.control("mempool", { count: 5 });
+    const server = system.servers.find((s) => s.name === "edge")!;
+    const started = performance.now();
+    const edge = await runRequestFuzz({
+      url: server.url,
+      cases: edgeCases,
+      seed,
+      tip: edgeTip,
+      concurrency: Number(values.concurrency),
+      h2: false,
+      progress: (done, findings) => {
+        const rate = done / ((performance.now() - started) / 1000);
+        process.stderr.write(
+          `edge: ${done}/${edgeCases} cases, ${findings} findings, ${rate.toFixed(0)} req/s\n`,
+        );
+      },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const serving = Number((await system.client(server).getLatestBlock({})).height) === edgeTip;
+    printFindings("edge", edge);
+    edgeSummary = summarize(edge, seconds, serving);
+  } finally {
+    await system.close();
+  }
+}
 
 const devnodeCases = Number(values["devnode-cases"]);
 const devnode: Record<string, number> = {};
@@ -67,23 +131,11 @@ for (const control of [false, true]) {
 
 const summary = {
   fuzz: {
-    origin: {
-      cases,
-      seed,
-      answered: origin.answered,
-      findings: origin.findings.length,
-      byKind: Object.fromEntries(
-        [...new Set(origin.findings.map((f) => f.kind))].map((k) => [
-          k,
-          origin.findings.filter((f) => f.kind === k).length,
-        ]),
-      ),
-      seconds: Number(originSeconds.toFixed(1)),
-      requestsPerSecond: Math.round(cases / originSeconds),
-      stillServing,
-    },
+    origin: summarize(origin, originSeconds, stillServing),
+    ...(edgeSummary === undefined ? {} : { edge: edgeSummary }),
     devnode: { cases: devnodeCases, ...devnode },
   },
 };
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-process.exitCode = origin.findings.length === 0 && stillServing ? 0 : 1;
+const edgeOk = edgeSummary === undefined || (edgeSummary.findings === 0 && edgeSummary.stillServing);
+process.exitCode = origin.findings.length === 0 && stillServing && edgeOk ? 0 : 1;

@@ -88,6 +88,46 @@ describe("GetTaddressBalanceStream", () => {
   });
 });
 
+describe("GetTaddressBalanceStream over Connect, with messages that do not decode", () => {
+  const call = (body: Uint8Array<ArrayBuffer>) =>
+    SELF.fetch("https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetTaddressBalanceStream", {
+      method: "POST",
+      headers: { "content-type": "application/connect+proto" },
+      body,
+    });
+  /** The end-stream frame's error of a Connect streaming answer. */
+  const endError = async (res: Response) => {
+    const body = new Uint8Array(await res.arrayBuffer());
+    const end = JSON.parse(new TextDecoder().decode(body.subarray(5))) as {
+      error?: { code: string; message: string };
+    };
+    return end.error;
+  };
+
+  // connect-es reads a client stream's messages itself and answered both as Internal.
+  it("answers a message that does not parse InvalidArgument, naming the RPC and the message", async () => {
+    const frame = new Uint8Array([0, 0, 0, 0, 5, 0x0d, 0xff, 0xff, 0xff, 0x0f]);
+    const error = await endError(await call(frame));
+    expect(error?.code).toBe("invalid_argument");
+    expect(error?.message).toMatch(/^GetTaddressBalanceStream: cannot decode Address/);
+  });
+
+  it("answers a compressed frame without a message encoding InvalidArgument, as the origin does", async () => {
+    const error = await endError(await call(new Uint8Array([1, 0, 0, 0, 0])));
+    expect(error).toEqual({
+      code: "invalid_argument",
+      message: "protocol error: a compressed request frame without a message encoding",
+    });
+  });
+
+  it("still checks every message after valid ones", async () => {
+    const valid = new Uint8Array([0, 0, 0, 0, 0]);
+    const torn = new Uint8Array([0, 0, 0, 0, 9, 1]);
+    const error = await endError(await call(new Uint8Array([...valid, ...torn])));
+    expect(error).toEqual({ code: "invalid_argument", message: "protocol error: incomplete envelope" });
+  });
+});
+
 describe("oversized requests", () => {
   it("answers a 30–70 KB URL 414 and 70 KB of headers 431, cleanly", async () => {
     for (const kb of [30, 50, 70]) {

@@ -1,8 +1,9 @@
+import type { ConnectError } from "@connectrpc/connect";
 import { Hono } from "hono";
 import { toConnectError } from "../proto/errors.ts";
 import { quoteInput } from "../proto/quote.ts";
 import { startDeadline } from "../proto/wire/deadline.ts";
-import { parseTimeoutMs, timeoutHeaderOf } from "../proto/wire/protocol.ts";
+import { type DetectedProtocol, parseTimeoutMs, timeoutHeaderOf } from "../proto/wire/protocol.ts";
 import { bufferedBytes, bufferWaiters } from "./blocks/buffer-budget.ts";
 import { noHeadWarning } from "./blocks/head-source.ts";
 import { corsMiddleware } from "./cors.ts";
@@ -14,6 +15,7 @@ import { dispatchRpc } from "./rpc/dispatch.ts";
 import { fastUnaryCounters } from "./rpc/fast-unary.ts";
 import { overRateLimit } from "./rpc/rate-limit.ts";
 import { type EdgeServices, servicesFor } from "./services.ts";
+import { asGrpcWebText } from "./wire/grpc-web-text.ts";
 import { detectWebProtocol } from "./wire/protocol.ts";
 import { errorResponse } from "./wire/responses.ts";
 
@@ -131,12 +133,18 @@ async function rpc(env: Env, prefix: string | undefined, method: string, req: Re
   if (detected === undefined) return new Response("unsupported protocol or content type\n", { status: 415 });
   try {
     const limited = await overRateLimit(env, method, req.headers, s.config.rateLimitPeriodSeconds);
-    if (limited !== undefined) return errorResponse(detected.protocol, limited, detected.binary);
+    if (limited !== undefined) return rpcError(detected, limited);
     // The client's deadline (grpc-timeout / connect-timeout-ms) bounds every wait of the call.
     const timeout = req.headers.get(timeoutHeaderOf(detected.protocol));
     const deadline = startDeadline(method, parseTimeoutMs(detected.protocol, timeout));
     return await dispatchRpc(s, network, method, req, detected, deadline);
   } catch (err) {
-    return errorResponse(detected.protocol, toConnectError(method, err, s.log), detected.binary);
+    return rpcError(detected, toConnectError(method, err, s.log));
   }
+}
+
+/** An error answered in the call's protocol (gRPC-web-text: base64, as its successes). */
+function rpcError(detected: DetectedProtocol, error: ConnectError): Response {
+  const res = errorResponse(detected.protocol, error, detected.binary);
+  return detected.text ? asGrpcWebText(res) : res;
 }

@@ -7,6 +7,8 @@ export const FRAME_HEADER_BYTES = 5;
 
 /** Flag byte of a data frame (uncompressed message). */
 export const FLAG_DATA = 0x00;
+/** A request frame whose message is compressed with the call's message encoding. */
+export const FLAG_COMPRESSED = 0x01;
 /** gRPC-web: the frame carries trailers (HTTP/1-style header lines). */
 export const FLAG_GRPC_WEB_TRAILER = 0x80;
 /** Connect streaming: the frame carries the end-of-stream JSON. */

@@ -9,6 +9,7 @@ import { errorInterceptor } from "../../proto/wire/error-interceptor.ts";
 import { maxRequestBytes } from "../../proto/wire/limits.ts";
 import {
   type DetectedProtocol,
+  isFramed,
   timeoutHeaderOf,
   timeoutHeaderValue,
   type WireProtocol,
@@ -42,9 +43,13 @@ export async function dispatchRpc(
   deadline: Deadline,
 ): Promise<Response> {
   if (detected.text) {
-    const binary: DetectedProtocol = { protocol: "grpc-web", binary: true, text: false, stream: true };
-    return viaGrpcWebText(req, method, maxRequestBytes(method) + FRAME_HEADER_BYTES, (inner) =>
-      dispatchRpc(s, network, method, inner, binary, deadline),
+    const unwrapped: DetectedProtocol = { ...detected, text: false };
+    return viaGrpcWebText(
+      req,
+      method,
+      maxRequestBytes(method) + FRAME_HEADER_BYTES,
+      detected.binary,
+      (inner) => dispatchRpc(s, network, method, inner, unwrapped, deadline),
     );
   }
   if (detected.binary && detected.encoding === undefined) {
@@ -90,15 +95,15 @@ async function viaRouter(
   return new Response(res.body, { status: res.status, headers });
 }
 
-/** Input schemas of the methods with a single request message (client streams are refused anyway). */
-const inputOf = new Map<string, DescMessage>(
+/** Input schemas of the methods the router serves, and which of them are client streams. */
+const inputOf = new Map<string, { schema: DescMessage; clientStream: boolean }>(
   CompactTxStreamer.methods
-    .filter((m) => m.methodKind === "unary" || m.methodKind === "server_streaming")
-    .map((m) => [m.name, m.input]),
+    .filter((m) => m.methodKind !== "bidi_streaming")
+    .map((m) => [m.name, { schema: m.input, clientStream: m.methodKind === "client_streaming" }]),
 );
 
 /**
- * A request with its message checked before the router: binary for truncation and wire types,
+ * A request with its messages checked before the router: binary for truncation and wire types,
  * JSON decoded once so its errors quote the input briefly (wire/request.ts).
  */
 function checkedForRouter(
@@ -107,20 +112,22 @@ function checkedForRouter(
   method: string,
   deadline: Deadline,
 ): Promise<Request> {
-  const schema = inputOf.get(method);
-  if (schema === undefined) return Promise.resolve(req);
+  const input = inputOf.get(method);
   // connect-get was turned into a Connect unary POST above.
-  const as = detected.protocol === "connect-get" ? "connect-unary" : detected.protocol;
+  const protocol = detected.protocol === "connect-get" ? "connect-unary" : detected.protocol;
+  // A client stream in an unframed protocol is the router's to refuse (a typed code).
+  if (input === undefined || (input.clientStream && !isFramed(protocol))) return Promise.resolve(req);
   return beforeDeadline(
     deadline.signal,
-    checkedRouterRequest(
-      req,
-      as,
-      schema,
-      method,
-      maxRequestBytes(method, detected.binary) + FRAME_HEADER_BYTES,
-      detected.binary,
-    ),
+    checkedRouterRequest(req, {
+      protocol,
+      schema: input.schema,
+      rpc: method,
+      max: maxRequestBytes(method, detected.binary) + FRAME_HEADER_BYTES,
+      binary: detected.binary,
+      clientStream: input.clientStream,
+      encoded: detected.encoding !== undefined,
+    }),
   );
 }
 

@@ -24,4 +24,59 @@ describe.skipIf(fixture === null)("gRPC-web-text", () => {
     expect(frames.slice(0, -1).map((f) => f.message)).toEqual(blocks.map((b) => b64(b.shielded)));
     expect(frames[frames.length - 1]!.flag).toBe(FLAG_GRPC_WEB_TRAILER);
   });
+
+  /** The frames of a gRPC-web-text answer, base64-decoded. */
+  const textFrames = async (res: Response) => [
+    ...decodeFrames(base64Decode(new TextDecoder().decode(await res.arrayBuffer()))),
+  ];
+  const trailerOf = (frame: { message: Uint8Array }) => new TextDecoder().decode(frame.message);
+
+  it("answers errors in base64 too: a body that is not base64 ends InvalidArgument in a text trailer", async () => {
+    const res = await fetchWith(testEnv("none"))(
+      "https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlock",
+      {
+        method: "POST",
+        headers: { "content-type": "application/grpc-web-text", "x-grpc-web": "1" },
+        body: "!!!not base64",
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/grpc-web-text/);
+    const frames = await textFrames(res);
+    expect(frames.map((f) => f.flag)).toEqual([FLAG_GRPC_WEB_TRAILER]);
+    expect(trailerOf(frames[0]!)).toMatch(/grpc-status: 3\r\n/);
+    expect(decodeURIComponent(trailerOf(frames[0]!))).toContain("GetBlock: request body is not base64");
+  });
+
+  it("answers a routed call whose message does not decode in a text trailer", async () => {
+    // Ping goes through the Connect router, whose request check throws before any answer exists.
+    const res = await fetchWith(testEnv("none"))(
+      "https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/Ping",
+      {
+        method: "POST",
+        headers: { "content-type": "application/grpc-web-text", "x-grpc-web": "1" },
+        body: base64Encode(encodeFrame(new Uint8Array([0x0d, 0xff, 0xff, 0xff, 0x0f]))),
+      },
+    );
+    const frames = await textFrames(res);
+    expect(frames.map((f) => f.flag)).toEqual([FLAG_GRPC_WEB_TRAILER]);
+    expect(trailerOf(frames[0]!)).toMatch(/grpc-status: 3\r\n/);
+    expect(decodeURIComponent(trailerOf(frames[0]!))).toContain("Ping: cannot decode Duration");
+  });
+
+  it("keeps a +json client's codec: the JSON message is answered in JSON, base64 on the wire", async () => {
+    const res = await fetchWith(testEnv("none"))(
+      "https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetLightdInfo",
+      {
+        method: "POST",
+        headers: { "content-type": "application/grpc-web-text+json", "x-grpc-web": "1" },
+        body: base64Encode(encodeFrame(new TextEncoder().encode("{}"))),
+      },
+    );
+    expect(res.headers.get("content-type")).toBe("application/grpc-web-text+json");
+    const frames = await textFrames(res);
+    expect(frames.map((f) => f.flag)).toEqual([0, FLAG_GRPC_WEB_TRAILER]);
+    expect(JSON.parse(new TextDecoder().decode(frames[0]!.message))).toHaveProperty("chainName");
+    expect(trailerOf(frames[1]!)).toMatch(/grpc-status: 0\r\n/);
+  });
 });

@@ -13,6 +13,7 @@ export async function viaGrpcWebText(
   req: Request,
   rpc: string,
   maxBytes: number,
+  binary: boolean,
   inner: (req: Request) => Promise<Response>,
 ): Promise<Response> {
   const base64Max = Math.ceil((maxBytes * 4) / 3) + 4;
@@ -25,18 +26,30 @@ export async function viaGrpcWebText(
     throw new LightedgeError("bad-request", rpc, `${rpc}: request body is not base64`, { cause });
   }
   const headers = new Headers(req.headers);
-  headers.set("content-type", "application/grpc-web+proto");
+  // The codec stays the client's (+proto, or +json): only the base64 layer comes off.
+  headers.set("content-type", binary ? "application/grpc-web+proto" : "application/grpc-web+json");
   headers.delete("content-length");
-  const res = await inner(
-    new Request(req.url, {
-      method: "POST",
-      headers,
-      body: body as Uint8Array<ArrayBuffer>,
-      signal: req.signal,
-    }),
+  return asGrpcWebText(
+    await inner(
+      new Request(req.url, {
+        method: "POST",
+        headers,
+        body: body as Uint8Array<ArrayBuffer>,
+        signal: req.signal,
+      }),
+    ),
   );
+}
+
+/**
+ * A gRPC-web response as gRPC-web-text (its codec kept): every answer to a text call, errors included (a
+ * grpc-web-text client base64-decodes whatever body it gets, so a binary error frame reaches it as
+ * garbage, not as its status).
+ */
+export function asGrpcWebText(res: Response): Response {
   const out = new Headers(res.headers);
-  out.set("content-type", "application/grpc-web-text+proto");
+  const type = res.headers.get("content-type") ?? "application/grpc-web+proto";
+  out.set("content-type", type.replace(/^application\/grpc-web(?!-text)/, "application/grpc-web-text"));
   out.delete("content-length");
   return new Response(res.body?.pipeThrough(createBase64Encoder()) ?? null, {
     status: res.status,

@@ -4,8 +4,10 @@ import {
   connectGetMessage,
   decodeJsonRequest,
   decodeRequest,
+  decodeRequestMessage,
   methodKindOf,
   readCapped,
+  splitEnvelopes,
   tooLarge,
   unwrapEnvelope,
 } from "../../proto/wire/request.ts";
@@ -49,21 +51,38 @@ export async function readRequestMessage<Desc extends DescMessage>(
   return decodeRequest(schema, await readRequestBytes(req, protocol, rpc, max), rpc, protocol);
 }
 
+/** What the router's request check needs to know of a call. */
+export interface RouterCall {
+  protocol: WireProtocol;
+  schema: DescMessage;
+  rpc: string;
+  /** Largest body taken, envelopes included. */
+  max: number;
+  binary: boolean;
+  /** A client-streaming method: any number of enveloped messages (Connect streaming only here). */
+  clientStream: boolean;
+  /** The call named a message encoding: compressed frames are then messages, left to the router. */
+  encoded: boolean;
+}
+
 /**
- * A request for the Connect router with its message checked first (the core's strict decoding,
- * JSON decoded once so its errors quote the input briefly). The body is read (capped) and handed
- * on unchanged; methods without a single request message pass as they are.
+ * A request for the Connect router with its messages checked first (the core's strict decoding,
+ * JSON decoded once so its errors quote the input briefly): without this, connect-es answers a
+ * message that does not decode, or a compressed frame without an encoding, as Internal. The body
+ * is read (capped) and handed on unchanged.
  */
-export async function checkedRouterRequest(
-  req: Request,
-  protocol: WireProtocol,
-  schema: DescMessage,
-  rpc: string,
-  max: number,
-  binary: boolean,
-): Promise<Request> {
-  const bytes = await readRequestBytes(req, protocol, rpc, max);
-  if (binary) decodeRequest(schema, bytes, rpc, protocol);
+export async function checkedRouterRequest(req: Request, call: RouterCall): Promise<Request> {
+  const { protocol, schema, rpc, binary } = call;
+  const bytes = await readRequestBytes(req, protocol, rpc, call.max);
+  if (call.clientStream) {
+    // Each message, however many (as the origin's strict-requests.ts): the router would read them
+    // one by one and answer the first that fails as Internal.
+    for (const m of splitEnvelopes(bytes, call.encoded)) {
+      if (m.compressed) continue;
+      if (binary) decodeRequestMessage(schema, m.bytes, rpc);
+      else decodeJsonRequest(schema, m.bytes, rpc);
+    }
+  } else if (binary) decodeRequest(schema, bytes, rpc, protocol);
   else {
     const message = isFramed(protocol) ? unwrapEnvelope(bytes, methodKindOf(rpc)) : bytes;
     // The router decides what an empty body means.

@@ -1,9 +1,9 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { DescMessage } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import type { ConnectError } from "@connectrpc/connect";
 import type { connectNodeAdapter } from "@connectrpc/connect-node";
 import { LightedgeError, toConnectError } from "../../proto/errors.ts";
-import { FLAG_DATA, FRAME_HEADER_BYTES } from "../../proto/frame.ts";
+import { FRAME_HEADER_BYTES } from "../../proto/frame.ts";
 import { CompactTxStreamer } from "../../proto/index.ts";
 import type { RpcErrorLog as ErrorLog } from "../../proto/wire/error-interceptor.ts";
 import { maxRequestBytes } from "../../proto/wire/limits.ts";
@@ -11,16 +11,14 @@ import { detectProtocol, parseTimeoutMs, timeoutHeaderOf } from "../../proto/wir
 import {
   decodeJsonRequest,
   decodeRequestMessage,
-  describeFlag,
   readCapped,
+  splitEnvelopes,
 } from "../../proto/wire/request.ts";
 import { type FastProtocol, type FastRequestHead, nodeRequestHead, rpcOfPath } from "./fast/detect.ts";
 import { endFramed, sendConnectUnary, startFramed } from "./fast/envelope.ts";
 import type { FastResponse } from "./fast/output.ts";
 
 type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
-
-const FLAG_COMPRESSED = 0x01;
 
 type Kind = "unary" | "server_streaming" | "client_streaming";
 const METHODS = new Map<string, { input: DescMessage; kind: Kind }>(
@@ -131,7 +129,7 @@ async function check(
     const messages =
       call.protocol === "connect-unary"
         ? [{ compressed: call.encoding !== undefined, bytes }]
-        : splitEnvelopes(bytes, call);
+        : splitEnvelopes(bytes, call.encoding !== undefined);
     // Each message is checked, however many: connect-node parses the first before it counts them
     // (a missing or extra message is then its answer, Unimplemented).
     for (const m of messages) {
@@ -144,27 +142,6 @@ async function check(
     if (err instanceof Error) return err;
     return new LightedgeError("internal", "strict-requests", String(err));
   }
-}
-
-/** The messages of an enveloped body (gRPC, gRPC-web, Connect streaming), flags checked. */
-function splitEnvelopes(body: Uint8Array, call: Checkable): { compressed: boolean; bytes: Uint8Array }[] {
-  const out: { compressed: boolean; bytes: Uint8Array }[] = [];
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  let at = 0;
-  while (at < body.length) {
-    if (at + FRAME_HEADER_BYTES > body.length) {
-      throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
-    }
-    const flag = body[at]!;
-    const end = at + FRAME_HEADER_BYTES + view.getUint32(at + 1, false);
-    if (end > body.length)
-      throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
-    if (flag !== FLAG_DATA && !(flag === FLAG_COMPRESSED && call.encoding !== undefined))
-      throw new ConnectError(`protocol error: ${describeFlag(flag)}`, Code.InvalidArgument);
-    out.push({ compressed: flag === FLAG_COMPRESSED, bytes: body.subarray(at + FRAME_HEADER_BYTES, end) });
-    at = end;
-  }
-  return out;
 }
 
 function decompress(call: Checkable, bytes: Uint8Array, max: number): Uint8Array {

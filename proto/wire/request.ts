@@ -3,7 +3,7 @@ import { base64Decode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { concatBytes } from "../bytes.ts";
 import { LightedgeError } from "../errors.ts";
-import { FLAG_DATA, FRAME_HEADER_BYTES } from "../frame.ts";
+import { FLAG_COMPRESSED, FLAG_DATA, FRAME_HEADER_BYTES } from "../frame.ts";
 import { CompactTxStreamer } from "../index.ts";
 import { assertWireTypes } from "../strict-decode.ts";
 import { isFramed, type WireProtocol } from "./protocol.ts";
@@ -65,6 +65,38 @@ export function unwrapEnvelope(body: Uint8Array, kind: MethodKind): Uint8Array {
   if (flag !== FLAG_DATA)
     throw new ConnectError(`protocol error: ${describeFlag(flag)}`, Code.InvalidArgument);
   return body.subarray(FRAME_HEADER_BYTES);
+}
+
+/** One message of an enveloped body, still compressed when its frame says so. */
+export interface RequestEnvelope {
+  compressed: boolean;
+  bytes: Uint8Array;
+}
+
+/**
+ * Every message of an enveloped body (a client stream's several), flags checked: a torn envelope
+ * is InvalidArgument, as connect-es's envelope reader answers it; a compressed frame is a message
+ * only when the call named an encoding (`compressedAllowed`), and any other flag is named
+ * (describeFlag) instead of reaching connect-es, which answers those as Internal.
+ */
+export function splitEnvelopes(body: Uint8Array, compressedAllowed: boolean): RequestEnvelope[] {
+  const out: RequestEnvelope[] = [];
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  let at = 0;
+  while (at < body.length) {
+    if (at + FRAME_HEADER_BYTES > body.length) {
+      throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
+    }
+    const flag = body[at]!;
+    const end = at + FRAME_HEADER_BYTES + view.getUint32(at + 1, false);
+    if (end > body.length)
+      throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
+    if (flag !== FLAG_DATA && !(flag === FLAG_COMPRESSED && compressedAllowed))
+      throw new ConnectError(`protocol error: ${describeFlag(flag)}`, Code.InvalidArgument);
+    out.push({ compressed: flag === FLAG_COMPRESSED, bytes: body.subarray(at + FRAME_HEADER_BYTES, end) });
+    at = end;
+  }
+  return out;
 }
 
 /** What a request frame's non-data flag means, for an error message. */

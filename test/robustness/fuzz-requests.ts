@@ -1,11 +1,12 @@
 /**
- * A seeded request fuzzer for the origin's one port: every CompactTxStreamer route (and paths that
- * are not routes) over native gRPC (h2c), gRPC-web (binary and text), Connect unary and streaming
- * (proto and JSON) and Connect GET, with valid messages, mutated ones, malformed envelopes,
- * headers and bodies. Each answer is checked to be well formed — an HTTP status the protocol
- * allows, a gRPC status where one is due, never Internal/Unknown, never a reset or a hang — and a
- * correct answer where the request was a plain valid read. Used by the bounded test
- * (fuzz-requests.test.ts) and `bench/fuzz-requests.ts` (millions of cases).
+ * A seeded request fuzzer for one server port (the origin's, or the edge's under workerd): every
+ * CompactTxStreamer route (and paths that are not routes) over native gRPC (h2c), gRPC-web (binary
+ * and text), Connect unary and streaming (proto and JSON) and Connect GET, with valid messages,
+ * mutated ones, malformed envelopes, headers and bodies. Each answer is checked to be well formed —
+ * an HTTP status the protocol allows, a gRPC status where one is due, never Internal/Unknown, never
+ * a reset or a hang — and a correct answer where the request was a plain valid read. Used by the
+ * bounded tests (fuzz-requests.test.ts, fuzz-edge.test.ts) and `bench/fuzz-requests.ts` (millions
+ * of cases).
  */
 import { Agent, request as h1Request } from "node:http";
 import { type ClientHttp2Session, connect as h2Connect } from "node:http2";
@@ -187,19 +188,26 @@ function mutate(rng: Rng, bytes: Uint8Array): Uint8Array {
 const TIMEOUTS = ["1S", "500m", "597H", "99999999H", "0n", "x", "-1S", "100000000S", "10u", ""];
 const CONNECT_TIMEOUTS = ["1000", "9999999999", "0", "abc", "-5", "12345678901"];
 
-/** One random request. `tip` lets valid heights be likely. */
-export function randomCase(rng: Rng, tip: number): FuzzCase {
-  const protocol = rng.pick<FuzzProtocol>([
-    "grpc",
-    "grpc",
-    "grpc-web",
-    "grpc-web",
-    "grpc-web-text",
-    "connect-proto",
-    "connect-proto",
-    "connect-json",
-    "connect-get",
-  ]);
+/** Every protocol, weighted as the fuzzer picks them. */
+export const FUZZ_PROTOCOLS: readonly FuzzProtocol[] = [
+  "grpc",
+  "grpc",
+  "grpc-web",
+  "grpc-web",
+  "grpc-web-text",
+  "connect-proto",
+  "connect-proto",
+  "connect-json",
+  "connect-get",
+];
+
+/** One random request over one of `protocols`. `tip` lets valid heights be likely. */
+export function randomCase(
+  rng: Rng,
+  tip: number,
+  protocols: readonly FuzzProtocol[] = FUZZ_PROTOCOLS,
+): FuzzCase {
+  const protocol = rng.pick(protocols);
   const m = rng.pick(METHODS);
   let name: string = m.name;
   if (rng.chance(0.03))
@@ -361,15 +369,25 @@ export function checkAnswer(c: FuzzCase, a: Answer): Omit<FuzzFinding, "case"> |
     const v = a.headers[name] ?? a.trailers[name];
     return Array.isArray(v) ? v[0] : v;
   };
+  // OPTIONS is the CORS preflight: a browser-facing server answers it with 204 and its CORS
+  // headers, Origin or not (RFC 9110 §9.3.7: OPTIONS asks for the communication options).
+  if (c.method === "OPTIONS" && (a.status === 204 || a.status === 200)) return undefined;
   if (a.status >= 500 && a.status !== 501 && a.status !== 503 && a.status !== 504) {
     return { kind: "internal", detail: `HTTP ${a.status} ${a.body.subarray(0, 200).toString()}` };
   }
-  if (c.protocol === "grpc" || c.protocol === "grpc-web" || c.protocol === "grpc-web-text") {
+  // A gRPC-web answer is read as its content type says (a case's content type may have been
+  // swapped for another protocol's, which the server then rightly speaks).
+  const answerType = header("content-type") ?? "";
+  const webAnswer = answerType.startsWith("application/grpc-web");
+  if (c.protocol === "grpc" || c.protocol === "grpc-web" || c.protocol === "grpc-web-text" || webAnswer) {
     if (a.status !== 200)
       return HTTP_ONLY.has(a.status) ? undefined : { kind: "malformed", detail: `HTTP ${a.status}` };
     let status = header("grpc-status");
-    if (c.protocol !== "grpc" && status === undefined) {
-      const frames = c.protocol === "grpc-web-text" ? Buffer.from(a.body.toString(), "base64") : a.body;
+    if ((c.protocol !== "grpc" || webAnswer) && status === undefined) {
+      const text = webAnswer
+        ? answerType.startsWith("application/grpc-web-text")
+        : c.protocol === "grpc-web-text";
+      const frames = text ? Buffer.from(a.body.toString(), "base64") : a.body;
       status = webTrailerStatus(frames);
       if (status === undefined)
         return { kind: "malformed", detail: "gRPC-web response without a trailer frame" };
@@ -484,8 +502,12 @@ function readVarintField(bytes: Buffer, field: number): number | undefined {
   return undefined;
 }
 
-/** Sends cases to one origin URL over a keep-alive HTTP/1.1 agent and one h2c session. */
-export function createFuzzClient(baseUrl: string, timeoutMs: number) {
+/**
+ * Sends cases to one URL over a keep-alive HTTP/1.1 agent and one h2c session; with `h2` false,
+ * native gRPC cases go over HTTP/1.1 too (a server that speaks only HTTP/1.1, as workerd does
+ * locally, must still answer them: with an HTTP status, never a reset).
+ */
+export function createFuzzClient(baseUrl: string, timeoutMs: number, h2Enabled = true) {
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   let session: ClientHttp2Session | undefined;
   const h2 = () => {
@@ -508,7 +530,7 @@ export function createFuzzClient(baseUrl: string, timeoutMs: number) {
         () => done({ failed: "hang", detail: `no answer in ${timeoutMs} ms` }),
         timeoutMs,
       );
-      if (c.protocol === "grpc") {
+      if (c.protocol === "grpc" && h2Enabled) {
         let req: ReturnType<ClientHttp2Session["request"]>;
         try {
           req = h2().request({ ":method": c.method, ":path": c.path, ...c.headers });
@@ -572,6 +594,10 @@ export interface FuzzRunOptions {
   tip: number;
   /** Requests in flight at once. */
   concurrency?: number;
+  /** The protocols sent (default FUZZ_PROTOCOLS, weighted). */
+  protocols?: readonly FuzzProtocol[];
+  /** Native gRPC over h2c (default); false: over HTTP/1.1, for a server without HTTP/2. */
+  h2?: boolean;
   timeoutMs?: number;
   /** Called after every `every` cases (progress for the bench). */
   progress?: (done: number, findings: number) => void;
@@ -587,14 +613,14 @@ export interface FuzzRunResult {
 /** Runs `cases` seeded cases against `url`; findings are returned, never thrown. */
 export async function runRequestFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> {
   const rng = createRng(o.seed);
-  const client = createFuzzClient(o.url, o.timeoutMs ?? 10_000);
+  const client = createFuzzClient(o.url, o.timeoutMs ?? 10_000, o.h2 ?? true);
   const findings: FuzzFinding[] = [];
   let next = 0;
   let answered = 0;
   const worker = async () => {
     while (next < o.cases) {
       const i = next++;
-      const c = randomCase(rng, o.tip);
+      const c = randomCase(rng, o.tip, o.protocols);
       const a = await client.send(c);
       if ("failed" in a) findings.push({ kind: a.failed, detail: a.detail, case: c });
       else {
