@@ -1,16 +1,20 @@
 // The request fuzzers at scale (the tests run a few thousand cases; this runs millions):
 //   node bench/fuzz-requests.ts [--cases 1000000] [--seed 1] [--concurrency 8] [--devnode-cases 100000]
-//                               [--edge-cases 100000]
+//                               [--edge-cases 100000] [--object-cases 20000]
 // Starts a dev node, an indexer and the origin (origin/serve/testing.ts), fuzzes every origin
 // route and protocol (test/robustness/fuzz-requests.ts); then the edge as `npm start` runs it
 // (wrangler dev's workerd in front of its own origin, test/support/wallet-system.ts) with the same
-// cases over HTTP/1.1; then the dev node's JSON-RPC and control API in a process of its own
+// cases over HTTP/1.1, and its plain-HTTP downloads checked against the store's files
+// (test/robustness/fuzz-objects.ts); then the dev node's JSON-RPC and control API in a process of its own
 // (test/robustness/fuzz-devnode.ts). Prints findings (deduplicated) and a JSON summary; exits 1
 // when the origin or the edge had any finding.
+
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { clientFor, startStack } from "../origin/serve/testing.ts";
 import { startDevnodeProcess } from "../test/robustness/devnode-process.ts";
 import { describeDevnodeFinding, runDevnodeFuzz } from "../test/robustness/fuzz-devnode.ts";
+import { describeObjectFinding, runObjectFuzz } from "../test/robustness/fuzz-objects.ts";
 import { describeFinding, type FuzzRunResult, runRequestFuzz } from "../test/robustness/fuzz-requests.ts";
 import { startWalletSystem } from "../test/support/wallet-system.ts";
 
@@ -21,6 +25,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "8" },
     "devnode-cases": { type: "string", default: "100000" },
     "edge-cases": { type: "string", default: "100000" },
+    "object-cases": { type: "string", default: "20000" },
   },
 });
 const cases = Number(values.cases);
@@ -73,7 +78,9 @@ printFindings("origin", origin);
 // The edge (HTTP/1.1 only under workerd here: native gRPC cases go over HTTP/1.1, and it must
 // refuse them with an HTTP status) in front of an origin of its own, sealed ranges and tail.
 const edgeCases = Number(values["edge-cases"]);
-let edgeSummary: ReturnType<typeof summarize> | undefined;
+let edgeSummary:
+  | (ReturnType<typeof summarize> & { downloads: { cases: number; answered: number; findings: number } })
+  | undefined;
 if (edgeCases > 0) {
   const system = await startWalletSystem({
     chain: { synthetic: { blocks: 60, seed: "fuzz-bench-edge" } },
@@ -100,9 +107,21 @@ if (edgeCases > 0) {
       },
     });
     const seconds = (performance.now() - started) / 1000;
+    const objects = await runObjectFuzz({
+      url: server.url,
+      storeDir: join(system.all.dataDir, "store"),
+      cases: Number(values["object-cases"]),
+      seed,
+      concurrency: Number(values.concurrency),
+    });
+    for (const f of objects.findings.slice(0, 20))
+      process.stdout.write(`edge download finding: ${describeObjectFinding(f)}\n`);
     const serving = Number((await system.client(server).getLatestBlock({})).height) === edgeTip;
     printFindings("edge", edge);
-    edgeSummary = summarize(edge, seconds, serving);
+    edgeSummary = {
+      ...summarize(edge, seconds, serving),
+      downloads: { cases: objects.cases, answered: objects.answered, findings: objects.findings.length },
+    };
   } finally {
     await system.close();
   }
@@ -137,5 +156,7 @@ const summary = {
   },
 };
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-const edgeOk = edgeSummary === undefined || (edgeSummary.findings === 0 && edgeSummary.stillServing);
+const edgeOk =
+  edgeSummary === undefined ||
+  (edgeSummary.findings === 0 && edgeSummary.downloads.findings === 0 && edgeSummary.stillServing);
 process.exitCode = origin.findings.length === 0 && stillServing && edgeOk ? 0 : 1;

@@ -1,5 +1,7 @@
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWalletSystem, type WalletSystem } from "../support/wallet-system.ts";
+import { describeObjectFinding, runObjectFuzz } from "./fuzz-objects.ts";
 import { describeFinding, FUZZ_PROTOCOLS, runRequestFuzz } from "./fuzz-requests.ts";
 
 /**
@@ -10,6 +12,7 @@ import { describeFinding, FUZZ_PROTOCOLS, runRequestFuzz } from "./fuzz-requests
  * edge must refuse them with an HTTP status (Workers cannot send trailers), never a reset.
  */
 const CASES = 2000;
+const OBJECT_CASES = 1500;
 const BLOCKS = 60;
 let system: WalletSystem;
 let tip: number;
@@ -51,5 +54,18 @@ describe("the edge under fuzzed requests (workerd, real sockets)", () => {
     }))
       blocks.push(Number(b.height));
     expect(blocks).toEqual(Array.from({ length: tip + 1 }, (_, h) => h));
+  }, 300_000);
+
+  it(`answers ${OBJECT_CASES} seeded downloads of stored objects with the store's own bytes, ranges and conditionals included`, async () => {
+    const edge = system.servers.find((s) => s.name === "edge")!;
+    const result = await runObjectFuzz({
+      url: edge.url,
+      storeDir: join(system.all.dataDir, "store"),
+      cases: OBJECT_CASES,
+      seed: 20261207,
+      concurrency: 4,
+    });
+    expect(result.findings.map(describeObjectFinding).slice(0, 20)).toEqual([]);
+    expect(result.answered).toBe(OBJECT_CASES);
   }, 300_000);
 });
