@@ -1,19 +1,26 @@
 // The request fuzzers at scale (the tests run a few thousand cases; this runs millions):
 //   node bench/fuzz-requests.ts [--cases 1000000] [--seed 1] [--concurrency 8] [--devnode-cases 100000]
-//                               [--edge-cases 100000] [--object-cases 20000]
+//                               [--edge-cases 100000] [--object-cases 20000] [--differential-cases 20000]
 // Starts a dev node, an indexer and the origin (origin/serve/testing.ts), fuzzes every origin
 // route and protocol (test/robustness/fuzz-requests.ts); then the edge as `npm start` runs it
 // (wrangler dev's workerd in front of its own origin, test/support/wallet-system.ts) with the same
 // cases over HTTP/1.1, and its plain-HTTP downloads checked against the store's files
-// (test/robustness/fuzz-objects.ts); then the dev node's JSON-RPC and control API in a process of its own
+// (test/robustness/fuzz-objects.ts), and valid reads compared with its origin's answers message for
+// message (test/robustness/fuzz-differential.ts, gRPC-web and Connect); then the dev node's JSON-RPC and control API in a process of its own
 // (test/robustness/fuzz-devnode.ts). Prints findings (deduplicated) and a JSON summary; exits 1
 // when the origin or the edge had any finding.
 
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { clientFor, startStack } from "../origin/serve/testing.ts";
 import { startDevnodeProcess } from "../test/robustness/devnode-process.ts";
 import { describeDevnodeFinding, runDevnodeFuzz } from "../test/robustness/fuzz-devnode.ts";
+import {
+  describeDifferentialFinding,
+  readChainFacts,
+  runDifferentialFuzz,
+} from "../test/robustness/fuzz-differential.ts";
 import { describeObjectFinding, runObjectFuzz } from "../test/robustness/fuzz-objects.ts";
 import { describeFinding, type FuzzRunResult, runRequestFuzz } from "../test/robustness/fuzz-requests.ts";
 import { startWalletSystem } from "../test/support/wallet-system.ts";
@@ -26,6 +33,7 @@ const { values } = parseArgs({
     "devnode-cases": { type: "string", default: "100000" },
     "edge-cases": { type: "string", default: "100000" },
     "object-cases": { type: "string", default: "20000" },
+    "differential-cases": { type: "string", default: "20000" },
   },
 });
 const cases = Number(values.cases);
@@ -79,7 +87,10 @@ printFindings("origin", origin);
 // refuse them with an HTTP status) in front of an origin of its own, sealed ranges and tail.
 const edgeCases = Number(values["edge-cases"]);
 let edgeSummary:
-  | (ReturnType<typeof summarize> & { downloads: { cases: number; answered: number; findings: number } })
+  | (ReturnType<typeof summarize> & {
+      downloads: { cases: number; answered: number; findings: number };
+      differential: { cases: number; findings: number };
+    })
   | undefined;
 if (edgeCases > 0) {
   const system = await startWalletSystem({
@@ -116,11 +127,34 @@ if (edgeCases > 0) {
     });
     for (const f of objects.findings.slice(0, 20))
       process.stdout.write(`edge download finding: ${describeObjectFinding(f)}\n`);
+    const reference = system.servers.find((s) => s.name === "origin")!;
+    const chain = await readChainFacts(system.client(reference), system.network);
+    let differentialFindings = 0;
+    for (const transport of [
+      (baseUrl: string) => createGrpcWebTransport({ baseUrl, httpVersion: "1.1" }),
+      (baseUrl: string) => createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: true }),
+    ]) {
+      const d = await runDifferentialFuzz({
+        edge: transport(server.url),
+        reference: transport(reference.url),
+        chain,
+        cases: Math.ceil(Number(values["differential-cases"]) / 2),
+        seed,
+        concurrency: Number(values.concurrency),
+      });
+      differentialFindings += d.findings.length;
+      for (const f of d.findings.slice(0, 20))
+        process.stdout.write(`edge differential finding: ${describeDifferentialFinding(f).slice(0, 400)}\n`);
+    }
     const serving = Number((await system.client(server).getLatestBlock({})).height) === edgeTip;
     printFindings("edge", edge);
     edgeSummary = {
       ...summarize(edge, seconds, serving),
       downloads: { cases: objects.cases, answered: objects.answered, findings: objects.findings.length },
+      differential: {
+        cases: 2 * Math.ceil(Number(values["differential-cases"]) / 2),
+        findings: differentialFindings,
+      },
     };
   } finally {
     await system.close();
@@ -158,5 +192,8 @@ const summary = {
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 const edgeOk =
   edgeSummary === undefined ||
-  (edgeSummary.findings === 0 && edgeSummary.downloads.findings === 0 && edgeSummary.stillServing);
+  (edgeSummary.findings === 0 &&
+    edgeSummary.downloads.findings === 0 &&
+    edgeSummary.differential.findings === 0 &&
+    edgeSummary.stillServing);
 process.exitCode = origin.findings.length === 0 && stillServing && edgeOk ? 0 : 1;

@@ -30,13 +30,16 @@ describe.each(PROTOCOLS)("block RPCs over %s", (protocol) => {
     expect(hex(latest.hash)).toBe(Buffer.from(stack.dev.chain.hashAt(tip), "hex").reverse().toString("hex"));
   });
 
-  it("serves GetBlock byte-exact by height from sealed ranges and from the tail, and by hash", async () => {
+  it("serves GetBlock byte-exact by height from sealed ranges and from the tail, and by hash in either byte order", async () => {
     const tip = stack.dev.chain.tip();
     for (const height of [1, 15, tip - 2, tip]) {
       const block = await client().getBlock({ height: BigInt(height) });
       expect(hex(toBinary(CompactBlockSchema, block))).toBe(hex(expected(height).full));
       const byHash = await client().getBlock({ hash: block.hash });
       expect(byHash.height).toBe(BigInt(height));
+      // Display order too, as the edge answers it (edge/blocks/find-hash.ts).
+      const byDisplayHash = await client().getBlock({ hash: Uint8Array.from(block.hash).reverse() });
+      expect(byDisplayHash.height).toBe(BigInt(height));
     }
     // GetBlock's block with every tx kept, pruned to nullifiers (lightwalletd GetBlockNullifiers).
     const nullifiers = await client().getBlockNullifiers({ height: 20n });

@@ -1,5 +1,6 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
+import { reversed } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import { encodeFrame } from "../../proto/frame.ts";
 import { type BlockID, BlockIDSchema, type CompactBlock, CompactBlockSchema } from "../../proto/index.ts";
@@ -43,7 +44,8 @@ export function getLatestBlock(s: Serve): BlockID {
 
 /**
  * The height a BlockID names. A 32-byte hash wins over the height (as Zaino: lightwalletd
- * refuses hashes, LWD#219, which helps no one); the hash is wire order, as CompactBlock.hash.
+ * refuses hashes, LWD#219, which helps no one); the hash is wire order, as CompactBlock.hash, or
+ * display order.
  */
 export async function resolveBlockId(s: Pick<Serve, "chain">, rpc: string, id: BlockID): Promise<number> {
   if (id.hash.length === 0) {
@@ -53,7 +55,10 @@ export async function resolveBlockId(s: Pick<Serve, "chain">, rpc: string, id: B
     }
     return height;
   }
-  const height = await s.chain.heightOfHash(checkBlockHash(rpc, id.hash));
+  // Either byte order, as the edge's hash index answers (edge/blocks/find-hash.ts) and as
+  // GetTreeState and GetTransaction take a block hash here: clients differ in which they send.
+  const hash = checkBlockHash(rpc, id.hash);
+  const height = (await s.chain.heightOfHash(hash)) ?? (await s.chain.heightOfHash(reversed(hash)));
   if (height === undefined)
     throw new LightedgeError("not-found", rpc, `${rpc}: block hash not on the served chain`);
   return height;

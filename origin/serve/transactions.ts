@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
-import { displayHex, reversed } from "../../proto/bytes.ts";
+import { displayHex } from "../../proto/bytes.ts";
 import { LightedgeError } from "../../proto/errors.ts";
 import {
   type BlockID,
@@ -74,12 +74,7 @@ export async function transactionInBlock(
   ctx: HandlerContext,
 ): Promise<RawTransaction> {
   const rpc = "GetTransaction";
-  const height =
-    block.hash.length === 32
-      ? ((await s.chain.heightOfHash(block.hash)) ??
-        (await s.chain.heightOfHash(reversed(block.hash))) ??
-        (await resolveBlockId(s, rpc, block)))
-      : await resolveBlockId(s, rpc, block);
+  const height = await resolveBlockId(s, rpc, block);
   const txids = await s
     .callNode(ctx, "getblock", (signal) => s.node.blockTxids(height, signal))
     .catch((err: unknown) => {

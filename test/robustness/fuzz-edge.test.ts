@@ -1,6 +1,13 @@
 import { join } from "node:path";
+import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWalletSystem, type WalletSystem } from "../support/wallet-system.ts";
+import {
+  type ChainFacts,
+  describeDifferentialFinding,
+  readChainFacts,
+  runDifferentialFuzz,
+} from "./fuzz-differential.ts";
 import { describeObjectFinding, runObjectFuzz } from "./fuzz-objects.ts";
 import { describeFinding, FUZZ_PROTOCOLS, runRequestFuzz } from "./fuzz-requests.ts";
 
@@ -13,6 +20,7 @@ import { describeFinding, FUZZ_PROTOCOLS, runRequestFuzz } from "./fuzz-requests
  */
 const CASES = 2000;
 const OBJECT_CASES = 1500;
+const DIFFERENTIAL_CASES = 600;
 const BLOCKS = 60;
 let system: WalletSystem;
 let tip: number;
@@ -67,5 +75,28 @@ describe("the edge under fuzzed requests (workerd, real sockets)", () => {
     });
     expect(result.findings.map(describeObjectFinding).slice(0, 20)).toEqual([]);
     expect(result.answered).toBe(OBJECT_CASES);
+  }, 300_000);
+
+  it(`answers ${DIFFERENTIAL_CASES} seeded valid reads as its origin does, message for message and code for code`, async () => {
+    const edge = system.servers.find((s) => s.name === "edge")!;
+    const origin = system.servers.find((s) => s.name === "origin")!;
+    const chain: ChainFacts = await readChainFacts(system.client(origin), system.network);
+    expect(chain.addresses.length, "the chain pays transparent addresses").toBeGreaterThan(0);
+    const transports = {
+      "gRPC-web": (baseUrl: string) => createGrpcWebTransport({ baseUrl, httpVersion: "1.1" }),
+      "Connect (proto)": (baseUrl: string) =>
+        createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: true }),
+    };
+    for (const [name, transport] of Object.entries(transports)) {
+      const result = await runDifferentialFuzz({
+        edge: transport(edge.url),
+        reference: transport(origin.url),
+        chain,
+        cases: DIFFERENTIAL_CASES / 2,
+        seed: 20261207,
+        concurrency: 4,
+      });
+      expect(result.findings.map(describeDifferentialFinding).slice(0, 10), name).toEqual([]);
+    }
   }, 300_000);
 });
