@@ -7,6 +7,7 @@ import {
   BlockIDSchema,
   type CompactTxStreamer,
   type GetSubtreeRootsArg,
+  GetSubtreeRootsArgSchema,
   ShieldedProtocol,
   type SubtreeRoot,
   SubtreeRootSchema,
@@ -23,6 +24,9 @@ import type { EdgeServices } from "../services.ts";
 import { objectReadBytes } from "../store/read-bytes.ts";
 
 type Impl = ServiceImpl<typeof CompactTxStreamer>;
+
+/** Subtree roots completed above `sealedTip`, from `arg.startIndex` on (createTailRoots). */
+type TailRoots = (arg: GetSubtreeRootsArg, sealedTip: number, ctx: HandlerContext) => Promise<SubtreeRoot[]>;
 
 /** Tail tree states kept per network and isolate (a few KB each; the tail is ≤ a few hundred blocks). */
 const TAIL_STATE_CACHE_ENTRIES = 64;
@@ -68,6 +72,7 @@ export function storedTreeStateMethods(
   latestTip?: () => Promise<BlockID>,
 ): Partial<Impl> {
   const reader = s.treeStates(network);
+  const tailRoots = createTailRoots(s, fallback, latestTip);
   // Tail tree states the origin gave for a (height, hash): immutable for that hash, so kept as
   // settled values (never a read in flight: proto/lru.ts) until the LRU drops them.
   const tailStates = new Lru<string, TreeState>({ maxEntries: TAIL_STATE_CACHE_ENTRIES });
@@ -149,7 +154,40 @@ export function storedTreeStateMethods(
         throw toConnectError(rpc, err, s.log);
       }
     },
-    getSubtreeRoots: (arg, ctx) => subtreeRoots(s, network, arg, ctx, fallback),
+    getSubtreeRoots: (arg, ctx) => subtreeRoots(s, network, arg, ctx, fallback, tailRoots),
+  };
+}
+
+/**
+ * Roots of subtrees completed above the sealed tip, asked of the origin (which computes them as
+ * its tail grows) from the first index storage lacks, once per tip per isolate: wallets ask at
+ * every sync. Only when the tip GetLatestBlock answers is above the sealed one, so the edge's
+ * roots reach the tip it announces, as lightwalletd's reach its node's. An origin that fails leaves
+ * the stored roots alone: a prefix is a whole answer (wallets scan the rest), an error would not be.
+ */
+function createTailRoots(
+  s: EdgeServices,
+  fallback: Partial<Impl>,
+  latestTip: (() => Promise<BlockID>) | undefined,
+): TailRoots {
+  const kept = new Lru<string, SubtreeRoot[]>({ maxEntries: TAIL_STATE_CACHE_ENTRIES });
+  return async (arg, sealedTip, ctx) => {
+    const ask = fallback.getSubtreeRoots;
+    if (ask === undefined || latestTip === undefined) return [];
+    const tip = await latestTip();
+    if (Number(tip.height) <= sealedTip) return [];
+    const key = `${arg.shieldedProtocol}:${arg.startIndex}:${arg.maxEntries}:${tip.height}:${displayHex(tip.hash)}`;
+    const known = kept.get(key);
+    if (known !== undefined) return known;
+    const roots: SubtreeRoot[] = [];
+    try {
+      for await (const r of ask(arg, ctx) as AsyncIterable<SubtreeRoot>) roots.push(r);
+    } catch (err) {
+      s.log(err);
+      return [];
+    }
+    kept.set(key, roots);
+    return roots;
   };
 }
 
@@ -159,9 +197,11 @@ async function* subtreeRoots(
   arg: GetSubtreeRootsArg,
   ctx: HandlerContext,
   fallback: Partial<Impl>,
+  tailRoots: TailRoots,
 ): AsyncGenerator<SubtreeRoot> {
   const rpc = "GetSubtreeRoots";
   let roots: Awaited<ReturnType<typeof readSubtreeRoots>>;
+  let sealedTip = -1;
   try {
     const pool = POOLS[arg.shieldedProtocol];
     if (pool === undefined)
@@ -172,6 +212,7 @@ async function* subtreeRoots(
       );
     const head = await s.heads.head(network);
     if (head?.tip) {
+      sealedTip = head.tip.height;
       const meta = await s.ranges(network, head.rangeSize).meta(lastRangeIndex(head));
       const treeSize = blockInfo(meta, head.tip.height).treeSizes[pool];
       roots = await readSubtreeRoots(objectReadBytes(s.reader), network, {
@@ -201,4 +242,14 @@ async function* subtreeRoots(
       completingBlockHash: r.completingWireHash.slice().reverse(),
       completingBlockHeight: BigInt(r.completingHeight),
     });
+  // The rest, when more were asked for than storage holds: subtrees the tail completed.
+  const wanted = arg.maxEntries === 0 ? Number.POSITIVE_INFINITY : arg.maxEntries - roots.length;
+  if (wanted > 0) {
+    const rest = create(GetSubtreeRootsArgSchema, {
+      ...arg,
+      startIndex: arg.startIndex + roots.length,
+      maxEntries: arg.maxEntries === 0 ? 0 : wanted,
+    });
+    yield* await tailRoots(rest, sealedTip, ctx);
+  }
 }

@@ -19,6 +19,8 @@ type Streamer = Client<typeof CompactTxStreamer>;
 
 /** What the calls are drawn from: the served chain, read once from the reference. */
 export interface ChainFacts {
+  /** The first served height (a corpus run starts past genesis). */
+  first: number;
   tip: number;
   /** Block hashes by height, wire order. */
   hashes: Uint8Array[];
@@ -28,14 +30,14 @@ export interface ChainFacts {
   addresses: string[];
 }
 
-/** The chain the reference serves: every block (full projection), its txids and t-addresses. */
-export async function readChainFacts(reference: Streamer, network: Network): Promise<ChainFacts> {
+/** The chain the reference serves from `first`: every block (full projection), txids, t-addresses. */
+export async function readChainFacts(reference: Streamer, network: Network, first = 0): Promise<ChainFacts> {
   const tip = Number((await reference.getLatestBlock({})).height);
   const hashes: Uint8Array[] = [];
   const txs: ChainFacts["txs"] = [];
   const addresses = new Set<string>();
   for await (const b of reference.getBlockRange({
-    start: { height: 0n },
+    start: { height: BigInt(first) },
     end: { height: BigInt(tip) },
     poolTypes: [1, 2, 3, 4],
   })) {
@@ -48,7 +50,7 @@ export async function readChainFacts(reference: Streamer, network: Network): Pro
       }
     }
   }
-  return { tip, hashes, txs, addresses: [...addresses].sort() };
+  return { first, tip, hashes, txs, addresses: [...addresses].sort() };
 }
 
 export interface DifferentialCall {
@@ -60,19 +62,21 @@ const reversed = (b: Uint8Array) => Uint8Array.from(b).reverse();
 
 /** One random valid call, heights biased to the ends of the chain and just past its tip. */
 export function randomCall(rng: Rng, chain: ChainFacts): DifferentialCall {
+  const known = () => chain.first + rng.int(chain.tip - chain.first + 1);
   const height = () =>
     BigInt(
       rng.pick([
         0,
-        1,
-        rng.int(chain.tip + 1),
-        rng.int(chain.tip + 1),
+        Math.max(0, chain.first - 1),
+        chain.first,
+        chain.first + 1,
+        known(),
+        known(),
         chain.tip,
         chain.tip + 1,
         chain.tip + 3,
       ]),
     );
-  const known = () => rng.int(chain.tip + 1);
   const blockId = () => {
     if (!rng.chance(0.3)) return { height: height() };
     const hash = chain.hashes[known()]!;
