@@ -183,6 +183,8 @@ function createTailRoots(
     try {
       for await (const r of ask(arg, ctx) as AsyncIterable<SubtreeRoot>) roots.push(r);
     } catch (err) {
+      // The caller's own deadline or cancel is still theirs to see.
+      if (ctx.signal.aborted) throw err;
       s.log(err);
       return [];
     }

@@ -77,6 +77,8 @@ export async function* getSubtreeRoots(
   try {
     yield* fromNode(s, ctx, pool, next, wanted, tip);
   } catch (err) {
+    // The caller's own deadline or cancel is still theirs to see.
+    if (ctx.signal.aborted) throw err;
     s.options.log?.(rpc, err);
   }
 }
