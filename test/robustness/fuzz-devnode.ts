@@ -220,22 +220,27 @@ export async function runDevnodeFuzz(o: DevnodeFuzzOptions): Promise<{ findings:
     });
   const clear = () => send({ path: "/control/clear", method: "POST", body: "{}" });
   let lastControl: DevnodeCase | undefined;
+  // /control/fail bodies sent since the faults were last cleared: other control calls may follow
+  // one before the JSON-RPC call it fails.
+  let fails: string[] = [];
   try {
     for (let i = 0; i < o.cases; i++) {
       const c = randomDevnodeCase(rng, o.tip, o.control);
       if (c.path.startsWith("/control/")) lastControl = c;
+      if (c.path === "/control/fail") fails.push(c.body);
       const a = await send(c);
       if ("failed" in a) {
         // A reset while a /control/fail {close:true} fault is set is that fault doing its job.
-        const closeFault = lastControl?.path === "/control/fail" && lastControl.body.includes('"close":true');
+        const closeFault = fails.some((body) => body.includes('"close":true'));
         if (!closeFault) {
           findings.push({ kind: a.failed, detail: a.detail, case: c });
           // A node that hangs or dies answers nothing more: stop here (the caller sees why).
           if (await clear().then((r) => "failed" in r)) break;
         }
       } else {
-        // So is the status a /control/fail {status} fault answers with (origin/devnode/server.ts).
-        const statusFault = lastControl?.path === "/control/fail" && a.body === `injected HTTP ${a.status}\n`;
+        // So is the status a /control/fail {status} fault answers with: only the fault answers
+        // this body (origin/devnode/server.ts).
+        const statusFault = a.body === `injected HTTP ${a.status}\n`;
         const problem = statusFault ? undefined : checkDevnodeAnswer(a.status, a.type, a.body);
         if (problem)
           findings.push({ kind: a.status >= 500 ? "server-error" : "malformed", detail: problem, case: c });
@@ -244,6 +249,7 @@ export async function runDevnodeFuzz(o: DevnodeFuzzOptions): Promise<{ findings:
       if (!c.path.startsWith("/control/") && lastControl !== undefined) {
         await clear();
         lastControl = undefined;
+        fails = [];
       }
     }
   } finally {
