@@ -30,16 +30,16 @@ describe.skipIf(fixture === null)("gRPC-web-text", () => {
     ...decodeFrames(base64Decode(new TextDecoder().decode(await res.arrayBuffer()))),
   ];
   const trailerOf = (frame: { message: Uint8Array }) => new TextDecoder().decode(frame.message);
+  /** A gRPC-web-text call of `rpc` with `body` as sent. */
+  const postText = (rpc: string, body: string, type = "application/grpc-web-text") =>
+    fetchWith(testEnv("none"))(`https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/${rpc}`, {
+      method: "POST",
+      headers: { "content-type": type, "x-grpc-web": "1" },
+      body,
+    });
 
   it("answers errors in base64 too: a body that is not base64 ends InvalidArgument in a text trailer", async () => {
-    const res = await fetchWith(testEnv("none"))(
-      "https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlock",
-      {
-        method: "POST",
-        headers: { "content-type": "application/grpc-web-text", "x-grpc-web": "1" },
-        body: "!!!not base64",
-      },
-    );
+    const res = await postText("GetBlock", "!!!not base64");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/grpc-web-text/);
     const frames = await textFrames(res);
@@ -50,13 +50,9 @@ describe.skipIf(fixture === null)("gRPC-web-text", () => {
 
   it("answers a routed call whose message does not decode in a text trailer", async () => {
     // Ping goes through the Connect router, whose request check throws before any answer exists.
-    const res = await fetchWith(testEnv("none"))(
-      "https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/Ping",
-      {
-        method: "POST",
-        headers: { "content-type": "application/grpc-web-text", "x-grpc-web": "1" },
-        body: base64Encode(encodeFrame(new Uint8Array([0x0d, 0xff, 0xff, 0xff, 0x0f]))),
-      },
+    const res = await postText(
+      "Ping",
+      base64Encode(encodeFrame(new Uint8Array([0x0d, 0xff, 0xff, 0xff, 0x0f]))),
     );
     const frames = await textFrames(res);
     expect(frames.map((f) => f.flag)).toEqual([FLAG_GRPC_WEB_TRAILER]);
@@ -65,13 +61,10 @@ describe.skipIf(fixture === null)("gRPC-web-text", () => {
   });
 
   it("keeps a +json client's codec: the JSON message is answered in JSON, base64 on the wire", async () => {
-    const res = await fetchWith(testEnv("none"))(
-      "https://edge.test/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetLightdInfo",
-      {
-        method: "POST",
-        headers: { "content-type": "application/grpc-web-text+json", "x-grpc-web": "1" },
-        body: base64Encode(encodeFrame(new TextEncoder().encode("{}"))),
-      },
+    const res = await postText(
+      "GetLightdInfo",
+      base64Encode(encodeFrame(new TextEncoder().encode("{}"))),
+      "application/grpc-web-text+json",
     );
     expect(res.headers.get("content-type")).toBe("application/grpc-web-text+json");
     const frames = await textFrames(res);

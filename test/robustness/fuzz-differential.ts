@@ -12,7 +12,7 @@ import { type Client, Code, ConnectError, createClient, type Transport } from "@
 import type { Network } from "../../origin/config.ts";
 import { scriptAddress } from "../../origin/devnode/address.ts";
 import { CompactTxStreamer } from "../../proto/index.ts";
-import { createRng } from "./fuzz-requests.ts";
+import { createRng, forEachCase } from "./fuzz-requests.ts";
 
 type Rng = ReturnType<typeof createRng>;
 type Streamer = Client<typeof CompactTxStreamer>;
@@ -196,21 +196,16 @@ export async function runDifferentialFuzz(o: {
   const reference = createClient(CompactTxStreamer, o.reference);
   const rng = createRng(o.seed);
   const findings: DifferentialFinding[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < o.cases) {
-      next++;
-      const call = randomCall(rng, o.chain);
-      const [a, b] = await Promise.all([outcomeOf(edge, call), outcomeOf(reference, call)]);
-      if (
-        a.code !== b.code ||
-        a.messages.length !== b.messages.length ||
-        a.messages.some((m, i) => m !== b.messages[i])
-      )
-        findings.push({ call, edge: a, reference: b });
-    }
-  };
-  await Promise.all(Array.from({ length: o.concurrency ?? 4 }, worker));
+  await forEachCase(o.cases, o.concurrency ?? 4, async () => {
+    const call = randomCall(rng, o.chain);
+    const [a, b] = await Promise.all([outcomeOf(edge, call), outcomeOf(reference, call)]);
+    if (
+      a.code !== b.code ||
+      a.messages.length !== b.messages.length ||
+      a.messages.some((m, i) => m !== b.messages[i])
+    )
+      findings.push({ call, edge: a, reference: b });
+  });
   return { cases: o.cases, findings };
 }
 

@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join, relative } from "node:path";
-import { createRng } from "./fuzz-requests.ts";
+import { createRng, forEachCase } from "./fuzz-requests.ts";
 
 type Rng = ReturnType<typeof createRng>;
 
@@ -250,25 +250,20 @@ export async function runObjectFuzz(o: {
   }
   const rng = createRng(o.seed);
   const findings: ObjectFinding[] = [];
-  let next = 0;
   let answered = 0;
-  const worker = async () => {
-    while (next < o.cases) {
-      next++;
+  try {
+    await forEachCase(o.cases, o.concurrency ?? 4, async () => {
       const c = randomObjectCase(rng, files, keys, etags);
       const a = await send(agent, o.url, c, o.timeoutMs ?? 10_000);
       if ("failed" in a) {
         findings.push({ kind: a.failed, detail: a.detail, case: c });
-        continue;
+        return;
       }
       answered++;
       const file = c.key === undefined ? undefined : files.get(c.key);
       const f = checkObjectAnswer(c, a, file, c.key === undefined ? undefined : etags.get(c.key));
       if (f) findings.push({ ...f, case: c });
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: o.concurrency ?? 4 }, worker));
+    });
   } finally {
     agent.destroy();
   }

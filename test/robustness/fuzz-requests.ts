@@ -41,6 +41,23 @@ export function createRng(seed: number) {
 }
 type Rng = ReturnType<typeof createRng>;
 
+/**
+ * Runs `cases` cases, `concurrency` at a time: `run(i)` for i = 0 … cases − 1. Each case is drawn
+ * inside `run` from one seeded PRNG, so a seed replays the same cases (their order among the
+ * workers may differ).
+ */
+export async function forEachCase(
+  cases: number,
+  concurrency: number,
+  run: (i: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < cases) await run(next++);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
 export type FuzzProtocol =
   | "grpc"
   | "grpc-web"
@@ -615,11 +632,9 @@ export async function runRequestFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> 
   const rng = createRng(o.seed);
   const client = createFuzzClient(o.url, o.timeoutMs ?? 10_000, o.h2 ?? true);
   const findings: FuzzFinding[] = [];
-  let next = 0;
   let answered = 0;
-  const worker = async () => {
-    while (next < o.cases) {
-      const i = next++;
+  try {
+    await forEachCase(o.cases, o.concurrency ?? 4, async (i) => {
       const c = randomCase(rng, o.tip, o.protocols);
       const a = await client.send(c);
       if ("failed" in a) findings.push({ kind: a.failed, detail: a.detail, case: c });
@@ -629,10 +644,7 @@ export async function runRequestFuzz(o: FuzzRunOptions): Promise<FuzzRunResult> 
         if (f) findings.push({ ...f, case: c });
       }
       if (o.progress && (i + 1) % 10_000 === 0) o.progress(i + 1, findings.length);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: o.concurrency ?? 4 }, worker));
+    });
   } finally {
     client.close();
   }
